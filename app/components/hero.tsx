@@ -1,0 +1,81 @@
+import type { ReactNode } from "react";
+import { ExternalLink } from "~/components/external-link";
+import { StatTile } from "~/components/stat-tile";
+import { challenge, heroCopy, links, owner } from "~/content/site";
+
+export interface HeroProps {
+  daysIn: number;
+  daysLeft: number;
+  /** The latest-post card, when there is a post to show. */
+  latestPost?: ReactNode;
+  /** The id of the newsletter dialog that 'Get Updates' opens. */
+  newsletterDialogId: string;
+}
+
+export function Hero({ daysIn, daysLeft, latestPost, newsletterDialogId }: HeroProps) {
+  return (
+    <section aria-labelledby="hero-title" className="bg-gradient-to-b from-indigo-50 to-slate-50">
+      <div className="mx-auto flex max-w-4xl flex-col items-center px-4 pb-12 pt-14 text-center sm:px-6">
+        <div className="relative">
+          <img
+            src={owner.photo.src}
+            width={owner.photo.width}
+            height={owner.photo.height}
+            alt={owner.photo.alt}
+            fetchPriority="high"
+            decoding="async"
+            className="h-32 w-32 rounded-full border-4 border-white object-cover shadow-lg sm:h-40 sm:w-40"
+          />
+          <span
+            role="img"
+            aria-label={`Based in ${owner.countryName}`}
+            className="absolute bottom-1 right-1 flex h-10 w-10 items-center justify-center rounded-full border-2 border-white bg-white text-2xl shadow"
+          >
+            {owner.countryFlag}
+          </span>
+        </div>
+
+        <h1 id="hero-title" className="mt-6 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">
+          {owner.name}
+        </h1>
+        <p className="mt-3 max-w-2xl text-lg text-slate-700">{owner.tagline}</p>
+
+        <dl className="mt-8 grid w-full max-w-2xl grid-cols-2 gap-3 sm:grid-cols-4">
+          <StatTile label="Days In" value={daysIn} />
+          <StatTile label="Days Left" value={daysLeft} />
+          <StatTile label="Projects Built" value={0} />
+          <StatTile label="Launched" value={0} />
+        </dl>
+
+        {latestPost}
+
+        <div className="mt-8 max-w-2xl rounded-2xl border border-indigo-100 bg-white p-6 text-left shadow-sm">
+          <h2 className="text-xl font-bold text-slate-900">{heroCopy.challengeTitle}</h2>
+          <p className="mt-2 text-slate-700">{heroCopy.challengeText}</p>
+          <p className="mt-2 text-sm font-medium text-indigo-800">
+            Goal: at least {challenge.targetProjects} projects in {challenge.lengthInDays} days.
+          </p>
+        </div>
+
+        <div className="mt-8 flex flex-col items-center gap-3 sm:flex-row">
+          <button
+            type="button"
+            id="get-updates"
+            popovertarget={newsletterDialogId}
+            className="inline-flex min-h-11 items-center justify-center rounded-full bg-indigo-700 px-6 py-3 font-semibold text-white shadow transition hover:bg-indigo-800"
+          >
+            Get Updates
+          </button>
+          <ExternalLink
+            href={links.professional.href}
+            className="inline-flex min-h-11 items-center justify-center rounded-full border border-slate-300 bg-white px-6 py-3 font-semibold text-slate-900 shadow-sm transition hover:border-slate-400"
+          >
+            Let&apos;s Connect
+          </ExternalLink>
+        </div>
+
+        <p className="mt-6 text-sm text-slate-600">{heroCopy.location}</p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+import { ProjectCard } from "~/components/project-card";
+import type { Project } from "~/content/site";
+import { projectSummary } from "~/content/site";
+
+export function Showcase({ projects }: { projects: Project[] }) {
+  return (
+    <section aria-labelledby="projects-title" className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
+      <h2 id="projects-title" className="text-center text-3xl font-extrabold tracking-tight text-slate-900">
+        My Vibe Code Projects
+      </h2>
+      <ul data-testid="project-grid" className="mt-10 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
+        {projects.map((project) => (
+          <li key={project.title} className="flex">
+            <ProjectCard project={project} />
+          </li>
+        ))}
+      </ul>
+      <dl className="mt-10 grid grid-cols-2 gap-4 rounded-2xl bg-indigo-900 p-6 text-center text-white md:grid-cols-4">
+        {projectSummary.map((item) => (
+          <div key={item.label} className="flex flex-col-reverse">
+            <dt className="mt-1 text-sm text-indigo-100">{item.label}</dt>
+            <dd className="text-3xl font-extrabold tabular-nums">{item.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,136 @@
+/**
+ * Everything the owner says on the site lives here: their words, their links and their projects.
+ * Replace every value marked PLACEHOLDER with your own before you deploy.
+ */
+
+export type ProjectStatus = "building" | "launched" | "sold" | "idea" | (string & {});
+
+export interface Project {
+  title: string;
+  description: string;
+  status: ProjectStatus;
+  /** Shown as "<revenue>/mo", e.g. "€120". */
+  revenue?: string;
+  /** Free text: a month and year such as "Sep '25", or "TBD". */
+  launchDate: string;
+  url?: string;
+  /** An emoji. */
+  logo: string;
+  techStack: string[];
+}
+
+export interface ExternalLink {
+  label: string;
+  href: string;
+}
+
+export const owner = {
+  // PLACEHOLDER: your name, tagline, photo and e-mail.
+  name: "Alex Placeholder",
+  tagline: "Indie maker shipping small software, one project at a time",
+  photo: {
+    src: "/owner.webp",
+    width: 160,
+    height: 160,
+    alt: "Portrait of Alex Placeholder",
+  },
+  countryFlag: "🇧🇪",
+  countryName: "Belgium",
+  email: "hello@example.com",
+  siteUrl: "https://example.com",
+} as const;
+
+export const links = {
+  // PLACEHOLDER: your profiles.
+  social: { label: "X", href: "https://x.com/your-handle" },
+  code: { label: "GitHub", href: "https://github.com/your-handle" },
+  professional: { label: "LinkedIn", href: "https://www.linkedin.com/in/your-handle" },
+} as const satisfies Record<string, ExternalLink>;
+
+export const meta = {
+  title: `${owner.name} · 365-Day Challenge: 12 projects in 365 days`,
+  description: `${owner.name} is building at least 12 small software projects in 365 days: launching them, testing them with real users and hopefully selling them. Follow the journey.`,
+} as const;
+
+export const challenge = {
+  /** The first day of the challenge, a date in Europe/Brussels. */
+  startDate: "2025-09-25",
+  timeZone: "Europe/Brussels",
+  lengthInDays: 365,
+  targetProjects: 12,
+} as const;
+
+export const heroCopy = {
+  challengeTitle: "The 365-Day Challenge",
+  challengeText:
+    "I'm building at least 12 projects in 365 days: small tools that solve real problems. I launch each one, test it with real users and, with a bit of luck, sell a few. Everything happens in public, so follow along.",
+  location: "Living the dream in Belgium",
+} as const;
+
+export const footerCopy = {
+  mission:
+    "On a mission to build, launch and learn in public: twelve or more projects in a year, shipped one small step at a time.",
+} as const;
+
+/** The numbers of the summary strip under the projects, fixed by hand. */
+export const projectSummary = [
+  { label: "Projects Started", value: "1" },
+  { label: "Launched", value: "0" },
+  { label: "Monthly Revenue", value: "€0" },
+  { label: "To Go", value: "11" },
+] as const;
+
+export const projects: Project[] = [
+  {
+    title: "SubTrackr",
+    description:
+      "Find every subscription quietly draining your bank account, see what it costs you a year, and cancel the ones you forgot about.",
+    status: "building",
+    launchDate: "Sep '25",
+    // PLACEHOLDER: the project's real address.
+    url: "https://subtrackr.example.com",
+    logo: "💳",
+    techStack: ["React", "Supabase", "Stripe", "Tailwind"],
+  },
+  {
+    title: "Mystery Project #2",
+    description: 'Currently a sticky note that says "this could be big". The sticky note is also losing its stick.',
+    status: "idea",
+    launchDate: "TBD",
+    logo: "🔮",
+    techStack: ["Coffee", "Hope"],
+  },
+  {
+    title: "Mystery Project #3",
+    description: "Somewhere between a brilliant idea and a shower thought. Waiting for the water to warm up.",
+    status: "idea",
+    launchDate: "TBD",
+    logo: "🚿",
+    techStack: ["Whiteboard", "Optimism"],
+  },
+  {
+    title: "Mystery Project #4",
+    description:
+      "Will definitely use AI. Nobody knows what for yet, least of all me. The domain name is already bought, though.",
+    status: "idea",
+    launchDate: "TBD",
+    logo: "🤖",
+    techStack: ["Buzzwords", "Domain names"],
+  },
+  {
+    title: "Mystery Project #5",
+    description: "A to-do app for people who never finish their to-do apps. Ironically still on my to-do list.",
+    status: "idea",
+    launchDate: "TBD",
+    logo: "📝",
+    techStack: ["Procrastination", "Lists"],
+  },
+  {
+    title: "Mystery Project #6",
+    description: "Reserved for the idea I'll have at 2 a.m. three months from now. Its spot in the grid is saved.",
+    status: "idea",
+    launchDate: "TBD",
+    logo: "🌙",
+    techStack: ["Insomnia", "Espresso"],
+  },
+];

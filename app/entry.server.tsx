@@ -1,0 +1,72 @@
+import { PassThrough } from "node:stream";
+import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { renderToPipeableStream } from "react-dom/server";
+import type { Env } from "~/env.server";
+import { env } from "~/env.server";
+import { NonceContext } from "~/lib/nonce";
+import { runShutdownHooks } from "~/lib/shutdown.server";
+import { createNonce, securityHeaders } from "~/security-headers.server";
+
+/** What our production server (server.mjs) uses from the build, besides the request handler. */
+export interface ServerHooks {
+  env: Env;
+  onShutdown: () => Promise<void>;
+}
+
+// Importing env here parses it when the server loads the build: a bad value stops start-up, not a request.
+export { env };
+export const onShutdown = runShutdownHooks;
+
+const RENDER_TIMEOUT_MS = 5_000;
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
+  const nonce = createNonce();
+  // The whole document is rendered before it is sent: the page has no deferred data, so visitors with and without
+  // JavaScript get the same complete HTML.
+  const html = await renderDocument(
+    <NonceContext.Provider value={nonce}>
+      <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_TIMEOUT_MS} nonce={nonce} />
+    </NonceContext.Provider>,
+  );
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "no-cache");
+  for (const [name, value] of Object.entries(securityHeaders(nonce, request))) responseHeaders.set(name, value);
+  return new Response(html, { status: responseStatusCode, headers: responseHeaders });
+}
+
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  for (const [name, value] of Object.entries(securityHeaders(createNonce(), request))) {
+    if (!response.headers.has(name)) response.headers.set(name, value);
+  }
+  return response;
+};
+
+function renderDocument(element: React.ReactElement): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let failed: unknown;
+    const { pipe, abort } = renderToPipeableStream(element, {
+      onAllReady() {
+        const chunks: Buffer[] = [];
+        const sink = new PassThrough();
+        sink.on("data", (chunk: Buffer) => chunks.push(chunk));
+        sink.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+        sink.on("error", reject);
+        pipe(sink);
+      },
+      onShellError(error) {
+        reject(error);
+      },
+      onError(error) {
+        failed = error;
+        console.error("Render error:", error);
+      },
+    });
+    setTimeout(() => abort(failed ?? new Error("render timed out")), RENDER_TIMEOUT_MS).unref();
+  });
+}

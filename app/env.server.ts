@@ -1,0 +1,94 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+
+// An empty value (e.g. `docker run -e SUPABASE_URL=`) means "not set", not "set to nothing".
+const optional = <T extends z.ZodTypeAny>(schema: T) =>
+  z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), schema);
+
+const integer = (min: number, max: number, fallback: number) =>
+  optional(
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number")
+      .transform(Number)
+      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+      .default(String(fallback)),
+  );
+
+const flag = (fallback: boolean) =>
+  optional(
+    z
+      .enum(["true", "false", "1", "0", "yes", "no"], {
+        errorMap: () => ({ message: "must be true or false" }),
+      })
+      .transform((value) => value === "true" || value === "1" || value === "yes")
+      .default(fallback ? "true" : "false"),
+  );
+
+const envSchema = z
+  .object({
+    NODE_ENV: optional(z.enum(["production", "development", "test"]).default("development")),
+    PORT: integer(1, 65535, 3000),
+    HOST: optional(z.string().default("0.0.0.0")),
+    SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters").optional()),
+    SUPABASE_URL: optional(
+      z
+        .string()
+        .url("must be a URL such as https://<project>.supabase.co")
+        .refine((url) => /^https?:\/\//.test(url), "must start with https:// or http://")
+        .optional(),
+    ),
+    SUPABASE_ANON_KEY: optional(z.string().optional()),
+    DATA_DIR: optional(z.string().default("./data")),
+    TRUST_PROXY: flag(false),
+    SUBSCRIBE_RATE_LIMIT_PER_MINUTE: integer(0, 100_000, 5),
+    LATEST_POST_TIMEOUT_MS: integer(1, 60_000, 1500),
+    LATEST_POST_TTL_SECONDS: integer(0, 86_400, 300),
+    LATEST_POST_FAILURE_TTL_SECONDS: integer(0, 86_400, 30),
+    ALLOW_INDEXING: flag(true),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["SESSION_SECRET"],
+        message: "is required in production (at least 32 characters, e.g. `openssl rand -hex 32`)",
+      });
+    }
+    if (Boolean(env.SUPABASE_URL) !== Boolean(env.SUPABASE_ANON_KEY)) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: [env.SUPABASE_URL ? "SUPABASE_ANON_KEY" : "SUPABASE_URL"],
+        message: "must be set together with the other (SUPABASE_URL and SUPABASE_ANON_KEY: both or neither)",
+      });
+    }
+  });
+
+export type Env = z.output<typeof envSchema> & { SESSION_SECRET: string };
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Parses an environment; throws an EnvError whose message names every bad variable, one per line. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `Invalid environment: ${issue.path.join(".")} ${issue.message}`);
+    throw new EnvError(lines.join("\n"));
+  }
+  const parsed = result.data;
+  let sessionSecret = parsed.SESSION_SECRET;
+  if (!sessionSecret) {
+    // Development only (production refuses to start without one): toasts survive until the process restarts.
+    sessionSecret = randomBytes(32).toString("hex");
+    if (parsed.NODE_ENV !== "test") {
+      console.warn("SESSION_SECRET is not set: using a random secret for this process (fine for development only).");
+    }
+  }
+  return { ...parsed, SESSION_SECRET: sessionSecret };
+}
+
+export const env: Env = parseEnv(process.env);
+
+export const supabaseConfigured = Boolean(env.SUPABASE_URL && env.SUPABASE_ANON_KEY);

@@ -1,0 +1,41 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { meta as siteMeta } from "~/content/site";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { pathname } = new URL(request.url);
+  // JSON.stringify keeps control characters in a hostile path out of the log line.
+  console.warn(`404 Not Found: ${JSON.stringify(pathname)}`);
+  throw new Response("Not Found", { status: 404 });
+}
+
+export const meta: MetaFunction = () => [
+  { title: `Page not found · ${siteMeta.title}` },
+  { name: "robots", content: "noindex" },
+];
+
+export function NotFound() {
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
+      <h1 className="text-7xl font-extrabold text-indigo-800">404</h1>
+      <p className="mt-4 text-xl text-slate-700">Oops! Page not found</p>
+      <Link
+        to="/"
+        className="mt-8 inline-flex min-h-11 items-center rounded-full bg-indigo-700 px-6 py-3 font-semibold text-white shadow hover:bg-indigo-800"
+      >
+        Return to Home
+      </Link>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  throw error;
+}
+
+// Never rendered: the loader always throws the 404.
+export default function Splat() {
+  return <NotFound />;
+}

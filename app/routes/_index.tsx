@@ -1,0 +1,35 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Footer } from "~/components/footer";
+import { Hero } from "~/components/hero";
+import { NewsletterDialog } from "~/components/newsletter-dialog";
+import { Showcase } from "~/components/showcase";
+import { challenge, projects } from "~/content/site";
+import { challengeDays } from "~/lib/challenge.server";
+
+export const NEWSLETTER_DIALOG_ID = "newsletter-dialog";
+
+export async function loader(_args: LoaderFunctionArgs) {
+  const days = challengeDays(new Date(), challenge);
+  return json({ days, projects });
+}
+
+export default function Index() {
+  const { days, projects } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <main>
+        <Hero daysIn={days.daysIn} daysLeft={days.daysLeft} newsletterDialogId={NEWSLETTER_DIALOG_ID} />
+        <Showcase projects={projects} />
+      </main>
+      <NewsletterDialog id={NEWSLETTER_DIALOG_ID} />
+      <Footer
+        daysIn={days.daysIn}
+        progressPercent={days.progressPercent}
+        lengthInDays={days.lengthInDays}
+        year={Number(days.today.slice(0, 4))}
+      />
+    </>
+  );
+}

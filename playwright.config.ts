@@ -1,0 +1,61 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+// Workers load this file too: the port and data directory are chosen once, in the main process, and inherited.
+function freePort(): string {
+  return execFileSync(process.execPath, [
+    "-e",
+    "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})",
+  ])
+    .toString()
+    .trim();
+}
+process.env.E2E_PORT ??= freePort();
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "portfolio-e2e-"));
+
+const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
+  },
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  // One worker: the servers (and the stub's scripted answers) are shared by every test.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 30_000,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: { baseURL, trace: "retain-on-failure" },
+  projects: [
+    { name: "js-on", use: { ...chromium, javaScriptEnabled: true } },
+    { name: "js-off", use: { ...chromium, javaScriptEnabled: false } },
+  ],
+  webServer: [
+    {
+      command: "node server.mjs",
+      url: `${baseURL}/robots.txt`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        NODE_ENV: "production",
+        PORT: process.env.E2E_PORT,
+        HOST: "127.0.0.1",
+        SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "0",
+      },
+    },
+  ],
+});

@@ -1,0 +1,124 @@
+// The production server: static files, the Remix request handler, and a graceful shutdown.
+// We run our own small server instead of remix-serve because the app needs the client's address (rate limit),
+// a bounded shutdown that closes the embedded database, and a fast path for the cached home page.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseEnv } from "node:util";
+import { createRequestHandler } from "@remix-run/express";
+import compression from "compression";
+import express from "express";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const buildPath = path.join(root, "build", "index.js");
+const SHUTDOWN_GRACE_MS = 10_000;
+
+// A local .env fills in what the real environment leaves unset (the real environment always wins).
+const envFile = path.join(root, ".env");
+if (existsSync(envFile)) {
+  for (const [name, value] of Object.entries(parseEnv(readFileSync(envFile, "utf8")))) process.env[name] ??= value;
+}
+
+if (!existsSync(buildPath)) {
+  console.log("No production build found: running `remix build` first.");
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"],
+    {
+      stdio: "inherit",
+      cwd: root,
+    },
+  );
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/** @type {import("@remix-run/node").ServerBuild} */
+let build;
+try {
+  build = await import(pathToFileURL(buildPath).href);
+} catch (error) {
+  // A bad environment stops start-up with its own clear lines; anything else keeps its stack.
+  if (error instanceof Error && error.name === "EnvError") {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+}
+
+const hooks = /** @type {import("./app/entry.server").ServerHooks} */ (/** @type {unknown} */ (build.entry.module));
+const { env } = hooks;
+
+const app = express();
+app.disable("x-powered-by");
+app.use(compression());
+// Hashed file names: safe to cache for a year.
+app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y", index: false }));
+app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }));
+app.all(
+  "*",
+  createRequestHandler({
+    build,
+    mode: env.NODE_ENV,
+    getLoadContext: (req) => ({ clientAddress: clientAddress(req) }),
+  }),
+);
+
+/** The visitor's address: the socket's, or the proxy's X-Forwarded-For when TRUST_PROXY says a proxy is in front. */
+/** @param {import("node:http").IncomingMessage} req */
+function clientAddress(req) {
+  if (env.TRUST_PROXY) {
+    const forwarded = req.headers["x-forwarded-for"];
+    const value = Array.isArray(forwarded) ? forwarded.join(",") : forwarded;
+    // The last entry is the one our own proxy added; earlier ones are whatever the client claimed.
+    const last = value
+      ?.split(",")
+      .map((/** @type {string} */ part) => part.trim())
+      .filter(Boolean)
+      .at(-1);
+    if (last) return last;
+  }
+  return req.socket.remoteAddress ?? "unknown";
+}
+
+const server = http.createServer(app);
+server.keepAliveTimeout = 65_000;
+server.listen(env.PORT, env.HOST, () => {
+  const address = server.address();
+  const where =
+    typeof address === "object" && address
+      ? `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`
+      : String(address);
+  console.log(`Portfolio listening on ${where} (${env.NODE_ENV})`);
+});
+server.on("error", (error) => {
+  console.error(`Server error: ${error.message}`);
+  process.exit(1);
+});
+
+let shuttingDown = false;
+/** @param {string} signal */
+function shutdown(signal) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.log(`${signal} received: finishing in-flight requests, then exiting.`);
+  const deadline = setTimeout(() => {
+    console.warn(`Requests still open after ${SHUTDOWN_GRACE_MS} ms: closing them.`);
+    server.closeAllConnections();
+  }, SHUTDOWN_GRACE_MS);
+  deadline.unref();
+  server.close(() => {
+    clearTimeout(deadline);
+    Promise.resolve(hooks.onShutdown?.())
+      .catch((error) => console.error("Error during shutdown:", error))
+      .finally(() => {
+        console.log("Shut down cleanly.");
+        process.exit(0);
+      });
+  });
+  server.closeIdleConnections();
+}
+process.once("SIGTERM", () => shutdown("SIGTERM"));
+process.once("SIGINT", () => shutdown("SIGINT"));
