@@ -6,13 +6,15 @@ import { Hero } from "~/components/hero";
 import { NewsletterDialog } from "~/components/newsletter-dialog";
 import { Showcase } from "~/components/showcase";
 import { challenge, projects } from "~/content/site";
+import { getLatestPost } from "~/latest-post.server";
 import { challengeDays } from "~/lib/challenge.server";
 
 export const NEWSLETTER_DIALOG_ID = "newsletter-dialog";
 
 export async function loader(_args: LoaderFunctionArgs) {
   const days = challengeDays(new Date(), challenge);
-  return json({ days, projects });
+  const latestPost = await getLatestPost();
+  return json({ days, projects, latestPost });
 }
 
 export default function Index() {
