@@ -153,7 +153,9 @@ describe("newsletter_subscribers migration", () => {
     it("still learns that an address is already subscribed (23505), which the sign-up form relies on", async () => {
       await db.query("insert into public.newsletter_subscribers (email) values ($1)", ["foo@example.com"]);
       const error = await failure(
-        as("anon", (tx) => tx.query("insert into public.newsletter_subscribers (email) values ($1)", ["FOO@example.COM"])),
+        as("anon", (tx) =>
+          tx.query("insert into public.newsletter_subscribers (email) values ($1)", ["FOO@example.COM"]),
+        ),
       );
       expect(error.code).toBe("23505");
     });
@@ -213,7 +215,9 @@ describe("newsletter_subscribers migration", () => {
         ),
       );
       expect(insert.code).toBe("42501");
-      const select = await failure(as("authenticated", (tx) => tx.query("select * from public.newsletter_subscribers")));
+      const select = await failure(
+        as("authenticated", (tx) => tx.query("select * from public.newsletter_subscribers")),
+      );
       expect(select.code).toBe("42501");
     });
   });

@@ -1,0 +1,103 @@
+/**
+ * Supabase Edge Function (Deno): the owner's latest post on X, as `{ text }`, or `{ error }` with a
+ * non-2xx status. Secrets: X_BEARER_TOKEN (app-only bearer token) and X_USER_ID (numeric id or @handle).
+ *
+ * All decisions live in shape.ts; this file only does I/O.
+ */
+import {
+  type CachedText,
+  type Config,
+  type Shaped,
+  type Upstream,
+  fromCache,
+  isTextBody,
+  readConfig,
+  shapeTimeline,
+  shapeUserLookup,
+  timelineUrl,
+  userLookupUrl,
+  withStaleFallback,
+} from "./shape.ts";
+
+// Well under the platform's wall-clock limit, so a slow X answer still ends in our own 504.
+const UPSTREAM_TIMEOUT_MS = 8_000;
+
+const CORS_HEADERS: Record<string, string> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Headers": "authorization, x-client-info, apikey, content-type",
+  "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+};
+
+// A warm isolate serves many requests; keeping the last post spares the X API's small rate limit.
+let cached: CachedText | null = null;
+let resolvedUserId: string | null = null;
+// Concurrent visitors share one upstream call instead of each spending a request.
+let inflight: Promise<Shaped> | null = null;
+
+async function callX(url: string, token: string): Promise<Upstream> {
+  try {
+    const response = await fetch(url, {
+      headers: { Authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+    });
+    return {
+      kind: "response",
+      status: response.status,
+      body: await response.text(),
+      rateLimitReset: response.headers.get("x-rate-limit-reset"),
+    };
+  } catch (error) {
+    const aborted = error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError");
+    return aborted ? { kind: "timeout" } : { kind: "network-error" };
+  }
+}
+
+async function userId(config: Config): Promise<string | Shaped> {
+  if (config.user.kind === "id") return config.user.id;
+  if (resolvedUserId) return resolvedUserId;
+  const lookup = shapeUserLookup(await callX(userLookupUrl(config.user.username), config.token), Date.now());
+  if ("status" in lookup) return lookup;
+  resolvedUserId = lookup.id;
+  return lookup.id;
+}
+
+async function fetchLatest(config: Config): Promise<Shaped> {
+  const id = await userId(config);
+  if (typeof id !== "string") return withStaleFallback(id, cached, Date.now());
+  const fresh = shapeTimeline(await callX(timelineUrl(id), config.token), Date.now());
+  if (isTextBody(fresh.body)) cached = { text: fresh.body.text, fetchedAt: Date.now() };
+  return withStaleFallback(fresh, cached, Date.now());
+}
+
+async function latestPost(): Promise<Shaped> {
+  const config = readConfig({ X_BEARER_TOKEN: Deno.env.get("X_BEARER_TOKEN"), X_USER_ID: Deno.env.get("X_USER_ID") });
+  if ("status" in config) return config;
+  const hit = fromCache(cached, Date.now());
+  if (hit) return hit;
+  inflight ??= fetchLatest(config).finally(() => {
+    inflight = null;
+  });
+  return inflight;
+}
+
+function respond(shaped: Shaped): Response {
+  if (!isTextBody(shaped.body)) console.error(`get-latest-tweet: ${shaped.status} ${shaped.body.error}`);
+  return new Response(JSON.stringify(shaped.body), {
+    status: shaped.status,
+    headers: { ...CORS_HEADERS, ...shaped.headers, "Content-Type": "application/json; charset=utf-8" },
+  });
+}
+
+Deno.serve(async (request: Request): Promise<Response> => {
+  if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS_HEADERS });
+  if (request.method !== "GET" && request.method !== "POST") {
+    return respond({ status: 405, body: { error: "Method not allowed" }, headers: { Allow: "GET, POST, OPTIONS" } });
+  }
+  try {
+    return respond(await latestPost());
+  } catch (error) {
+    // Never let an unexpected throw turn into the platform's non-JSON error page.
+    console.error("get-latest-tweet: unexpected failure", error);
+    return respond({ status: 500, body: { error: "Unexpected failure" }, headers: { "Cache-Control": "no-store" } });
+  }
+});
