@@ -20,7 +20,7 @@ export function LatestPostCard({ text }: { text: string }) {
         href={links.social.href}
         className="mt-3 inline-flex min-h-11 items-center text-sm font-semibold text-indigo-800 underline-offset-4 hover:underline"
       >
-        More on {links.social.label}
+        {`Follow on ${links.social.label}`}
         <span aria-hidden="true">&nbsp;→</span>
       </ExternalLink>
     </section>
