@@ -88,7 +88,8 @@ function describeInvokeError(error: unknown, timeoutMs: number): string {
   // Compared by name, not instanceof: the ESM and CJS builds of functions-js each have their own classes.
   const context: unknown = (error as { context?: unknown }).context;
   if (error.name === "FunctionsHttpError" || error.name === "FunctionsRelayError") {
-    const status = isRecord(context) && typeof context.status === "number" ? `HTTP ${context.status}` : "unknown status";
+    const status =
+      isRecord(context) && typeof context.status === "number" ? `HTTP ${context.status}` : "unknown status";
     return `${error.name === "FunctionsRelayError" ? "relay error" : "function answered"} ${status}`;
   }
   if (error.name === "FunctionsFetchError") {

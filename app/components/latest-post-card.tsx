@@ -18,7 +18,7 @@ export function LatestPostCard({ text }: { text: string }) {
       <p className="mt-2 line-clamp-6 whitespace-pre-line break-words text-slate-800">{text}</p>
       <ExternalLink
         href={links.social.href}
-        className="mt-3 inline-flex min-h-11 items-center text-sm font-semibold text-indigo-800 underline-offset-4 hover:underline"
+        className="mt-1 inline-flex min-h-11 items-center text-sm font-semibold text-indigo-800 underline-offset-4 hover:underline"
       >
         {`Follow on ${links.social.label}`}
         <span aria-hidden="true">&nbsp;→</span>

@@ -126,7 +126,9 @@ describe("home page with the cache on (TTL 300 s)", () => {
   it("50 concurrent views on a cold cache make one function call, and all show the card", async () => {
     stub.setFunctionBehaviour({ kind: "text", text: "Fifty views, one call.", delayMs: 100 });
     const views = await Promise.all(Array.from({ length: 50 }, () => view(second)));
-    expect(views.filter((page) => page.status === 200 && page.html.includes("Fifty views, one call."))).toHaveLength(50);
+    expect(views.filter((page) => page.status === 200 && page.html.includes("Fifty views, one call."))).toHaveLength(
+      50,
+    );
     expect(stub.functionCalls).toBe(1);
     console.log(`[measure] 50 concurrent cold views: ${stub.functionCalls} function call(s)`);
   });
@@ -178,9 +180,9 @@ describe("home page with the cache off (TTL 0), timeout 300 ms", () => {
     expect(status).toBe(200);
     expect(html).not.toContain(CARD);
     expect(html).not.toContain("Latest thought");
-    await expect.poll(() => failureLines(app).slice(logged)).toEqual([
-      "Failed to fetch tweet: function reported an error: Rate limit exceeded",
-    ]);
+    await expect
+      .poll(() => failureLines(app).slice(logged))
+      .toEqual(["Failed to fetch tweet: function reported an error: Rate limit exceeded"]);
   });
 
   it("renders without the card within the timeout when the function hangs (median of 5 views reported)", async () => {
