@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { FAKE_ANON_KEY } from "./tests/support/stub-supabase";
 
 // Workers load this file too: the port and data directory are chosen once, in the main process, and inherited.
 function freePort(): string {
@@ -15,6 +16,14 @@ function freePort(): string {
 }
 process.env.E2E_PORT ??= freePort();
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "portfolio-e2e-"));
+// A second app server configured with Supabase (the stub, scripted by tests through its /__stub/ API):
+// E2E_STUB_URL is the stub, E2E_SUPABASE_URL the app server that calls it.
+process.env.E2E_STUB_PORT ??= freePort();
+process.env.E2E_SUPABASE_PORT ??= freePort();
+process.env.E2E_SUPABASE_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "portfolio-e2e-supabase-"));
+process.env.E2E_STUB_URL ??= `http://127.0.0.1:${process.env.E2E_STUB_PORT}`;
+process.env.E2E_STUB_ANON_KEY ??= FAKE_ANON_KEY;
+process.env.E2E_SUPABASE_URL ??= `http://127.0.0.1:${process.env.E2E_SUPABASE_PORT}`;
 
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
@@ -54,6 +63,40 @@ export default defineConfig({
         HOST: "127.0.0.1",
         SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
         DATA_DIR: process.env.E2E_DATA_DIR,
+        SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "0",
+      },
+    },
+    {
+      command: "node tests/support/stub-supabase-main.ts",
+      url: `${process.env.E2E_STUB_URL}/__stub/state`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        STUB_PORT: process.env.E2E_STUB_PORT,
+        STUB_HOST: "127.0.0.1",
+        STUB_ANON_KEY: process.env.E2E_STUB_ANON_KEY,
+      },
+    },
+    {
+      command: "node server.mjs",
+      url: `${process.env.E2E_SUPABASE_URL}/robots.txt`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        NODE_ENV: "production",
+        PORT: process.env.E2E_SUPABASE_PORT,
+        HOST: "127.0.0.1",
+        SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
+        DATA_DIR: process.env.E2E_SUPABASE_DATA_DIR,
+        SUPABASE_URL: process.env.E2E_STUB_URL,
+        SUPABASE_ANON_KEY: process.env.E2E_STUB_ANON_KEY,
+        // Every view asks the stub, so each test's scripted answer is what the page shows.
+        LATEST_POST_TTL_SECONDS: "0",
+        LATEST_POST_FAILURE_TTL_SECONDS: "0",
         SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "0",
       },
     },

@@ -1,22 +1,161 @@
-import { supabaseConfigured } from "~/env.server";
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import { env } from "~/env.server";
+import { createSwrCache, type SwrCache } from "~/lib/swr-cache";
 
 export interface LatestPost {
   text: string;
 }
 
+export const LATEST_POST_FUNCTION = "get-latest-tweet";
+const LOG_PREFIX = "Failed to fetch tweet";
+// A misbehaving function must not be able to put a novel into every page; the card clamps far sooner anyway.
+const MAX_TEXT_CHARS = 1_000;
+const MAX_CAUSE_CHARS = 300;
+
+type Log = (line: string) => void;
+
+export interface LatestPostSourceOptions {
+  /** Both or neither; without them there is no call and no card. */
+  supabaseUrl?: string;
+  anonKey?: string;
+  timeoutMs: number;
+  ttlSeconds: number;
+  failureTtlSeconds: number;
+  /** For tests: a fake clock (milliseconds). */
+  now?: () => number;
+  /** For tests: where the one failure line goes. */
+  log?: Log;
+}
+
+export interface LatestPostSource {
+  get(): Promise<LatestPost | null>;
+  snapshot(): { post: LatestPost | null; settled: boolean };
+}
+
+/** One cached, time-boxed source of the owner's latest post. The app uses the one built from env below. */
+export function createLatestPostSource(options: LatestPostSourceOptions): LatestPostSource {
+  const { supabaseUrl, anonKey } = options;
+  if (!supabaseUrl || !anonKey) {
+    return { get: async () => null, snapshot: () => ({ post: null, settled: true }) };
+  }
+  // One client for the life of the process. It is server-side and anonymous: nothing to persist or refresh.
+  const client = createClient(supabaseUrl, anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  });
+  const log = options.log ?? ((line: string) => console.error(line));
+  const cache: SwrCache<LatestPost> = createSwrCache({
+    fetch: () => fetchLatestPost(client, options.timeoutMs, log),
+    now: options.now ?? Date.now,
+    ttlMs: options.ttlSeconds * 1000,
+    failureTtlMs: options.failureTtlSeconds * 1000,
+  });
+  return {
+    get: () => cache.get(),
+    snapshot() {
+      const { value, settled } = cache.snapshot();
+      return { post: value, settled };
+    },
+  };
+}
+
 /**
- * The owner's latest post, or null when there is none to show (no Supabase, or any failure).
- * Implemented in the latest-post work: edge function call, time box, cache.
+ * One uncached call of the edge function. Never throws and never waits longer than the time box: any failure is
+ * null plus one log line starting with 'Failed to fetch tweet'.
  */
-export async function getLatestPost(): Promise<LatestPost | null> {
-  if (!supabaseConfigured) return null;
-  return null;
+export async function fetchLatestPost(client: SupabaseClient, timeoutMs: number, log: Log): Promise<LatestPost | null> {
+  const fail = (cause: string) => {
+    log(`${LOG_PREFIX}: ${oneLine(cause)}`);
+    return null;
+  };
+  try {
+    // No body: the function takes no input. `timeout` aborts the request, including a body that never ends.
+    const { data, error } = await client.functions.invoke<unknown>(LATEST_POST_FUNCTION, { timeout: timeoutMs });
+    if (error) return fail(describeInvokeError(error, timeoutMs));
+    if (!isRecord(data)) return fail(`unexpected answer (${describeValue(data)}), expected a JSON object`);
+    // Truthy, as the function reports trouble with a message; `error: null` next to a text is no failure.
+    if (data.error) return fail(`function reported an error: ${String(data.error)}`);
+    if (typeof data.text !== "string") return fail(`text is ${describeValue(data.text)}, expected a string`);
+    const text = data.text.trim();
+    if (text === "") return fail("text is empty");
+    return { text: truncate(text, MAX_TEXT_CHARS) };
+  } catch (error) {
+    return fail(`exception: ${describeError(error)}`);
+  }
+}
+
+function describeInvokeError(error: unknown, timeoutMs: number): string {
+  if (!(error instanceof Error)) return describeValue(error);
+  // Compared by name, not instanceof: the ESM and CJS builds of functions-js each have their own classes.
+  const context: unknown = (error as { context?: unknown }).context;
+  if (error.name === "FunctionsHttpError" || error.name === "FunctionsRelayError") {
+    const status =
+      isRecord(context) && typeof context.status === "number" ? `HTTP ${context.status}` : "unknown status";
+    return `${error.name === "FunctionsRelayError" ? "relay error" : "function answered"} ${status}`;
+  }
+  if (error.name === "FunctionsFetchError") {
+    return isAbort(context) ? timedOut(timeoutMs) : `network error: ${describeError(context)}`;
+  }
+  // An abort while the body is being read is not wrapped in a FunctionsFetchError.
+  return isAbort(error) ? timedOut(timeoutMs) : describeError(error);
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
+}
+
+function timedOut(timeoutMs: number): string {
+  return `no answer within ${timeoutMs} ms`;
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return describeValue(error);
+  const cause = error.cause instanceof Error ? ` (${describeError(error.cause)})` : "";
+  const code = (error as { code?: unknown }).code;
+  const withCode = typeof code === "string" && !error.message.includes(code) ? ` [${code}]` : "";
+  return `${error.name}: ${error.message}${withCode}${cause}`;
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return `a string of ${value.length} characters`;
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value} (${String(value)})`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// The cause can come from the function's answer: keep the log line one line, and short.
+function oneLine(text: string): string {
+  return truncate(text.replace(/\s+/g, " ").trim(), MAX_CAUSE_CHARS);
+}
+
+function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+}
+
+const source = createLatestPostSource({
+  supabaseUrl: env.SUPABASE_URL,
+  anonKey: env.SUPABASE_ANON_KEY,
+  timeoutMs: env.LATEST_POST_TIMEOUT_MS,
+  ttlSeconds: env.LATEST_POST_TTL_SECONDS,
+  failureTtlSeconds: env.LATEST_POST_FAILURE_TTL_SECONDS,
+});
+
+/** The owner's latest post, or null when there is none to show (no Supabase, or any failure). */
+export function getLatestPost(): Promise<LatestPost | null> {
+  return source.get();
 }
 
 /**
  * What getLatestPost would answer right now without waiting, for the home page cache: `settled` is false when only a
- * call could tell (nothing cached yet), and then the page must be rendered the normal way.
+ * call could tell (nothing cached yet), and then the page must be rendered the normal way. A stale value starts its
+ * background refresh here too.
  */
 export function latestPostSnapshot(): { post: LatestPost | null; settled: boolean } {
-  return { post: null, settled: !supabaseConfigured };
+  return source.snapshot();
 }

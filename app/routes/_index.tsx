@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Footer } from "~/components/footer";
 import { Hero } from "~/components/hero";
+import { LatestPostCard } from "~/components/latest-post-card";
 import { NewsletterDialog } from "~/components/newsletter-dialog";
 import { Showcase } from "~/components/showcase";
 import { challenge, projects } from "~/content/site";
@@ -18,11 +19,16 @@ export async function loader(_args: LoaderFunctionArgs) {
 }
 
 export default function Index() {
-  const { days, projects } = useLoaderData<typeof loader>();
+  const { days, projects, latestPost } = useLoaderData<typeof loader>();
   return (
     <>
       <main>
-        <Hero daysIn={days.daysIn} daysLeft={days.daysLeft} newsletterDialogId={NEWSLETTER_DIALOG_ID} />
+        <Hero
+          daysIn={days.daysIn}
+          daysLeft={days.daysLeft}
+          latestPost={latestPost ? <LatestPostCard text={latestPost.text} /> : null}
+          newsletterDialogId={NEWSLETTER_DIALOG_ID}
+        />
         <Showcase projects={projects} />
       </main>
       <NewsletterDialog id={NEWSLETTER_DIALOG_ID} />

@@ -1,0 +1,209 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
+
+// Page views against the production server (`node server.mjs` on the last `npm run build`), with the real
+// supabase-js client calling the stub over HTTP.
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const CARD = 'data-testid="latest-post"';
+
+interface AppServer {
+  url: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function startApp(stub: StubSupabase, env: Record<string, string>): Promise<AppServer> {
+  if (!existsSync(path.join(root, "build", "index.js"))) throw new Error("No build: run `npm run build` first.");
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "portfolio-latest-"));
+  let output = "";
+  const child: ChildProcess = spawn(process.execPath, ["server.mjs"], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SESSION_SECRET: "latest-post-test-secret-that-is-long-enough-0123",
+      DATA_DIR: dataDir,
+      SUPABASE_URL: stub.url,
+      SUPABASE_ANON_KEY: stub.anonKey,
+      SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "0",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    const ready = await fetch(`${url}/robots.txt`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function view(app: AppServer): Promise<{ html: string; ms: number; status: number }> {
+  const start = performance.now();
+  const response = await fetch(`${app.url}/`);
+  const html = await response.text();
+  return { html, ms: performance.now() - start, status: response.status };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+const failureLines = (app: AppServer) => app.output().match(/Failed to fetch tweet[^\n]*/g) ?? [];
+
+let stub: StubSupabase;
+
+beforeAll(async () => {
+  stub = await startStubSupabase();
+});
+
+afterAll(async () => {
+  await stub?.close();
+});
+
+describe("home page with the cache on (TTL 300 s)", () => {
+  // Two servers, each with its own cold cache; they share the stub, so their tests run one after the other.
+  let first: AppServer;
+  let second: AppServer;
+
+  beforeAll(async () => {
+    [first, second] = await Promise.all([
+      startApp(stub, { LATEST_POST_TTL_SECONDS: "300" }),
+      startApp(stub, { LATEST_POST_TTL_SECONDS: "300" }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([first?.stop(), second?.stop()]);
+  });
+
+  beforeEach(() => {
+    stub.reset();
+  });
+
+  it("two views inside the TTL make one function call, and both show the card", async () => {
+    stub.setFunctionBehaviour({ kind: "text", text: "Two views, one call." });
+    const views = [await view(first), await view(first)];
+    expect(views.map((page) => page.html.includes("Two views, one call."))).toEqual([true, true]);
+    expect(stub.functionCalls).toBe(1);
+    console.log(`[measure] 2 views inside the TTL: ${stub.functionCalls} function call(s)`);
+  });
+
+  it("50 concurrent views on a cold cache make one function call, and all show the card", async () => {
+    stub.setFunctionBehaviour({ kind: "text", text: "Fifty views, one call.", delayMs: 100 });
+    const views = await Promise.all(Array.from({ length: 50 }, () => view(second)));
+    expect(views.filter((page) => page.status === 200 && page.html.includes("Fifty views, one call."))).toHaveLength(
+      50,
+    );
+    expect(stub.functionCalls).toBe(1);
+    console.log(`[measure] 50 concurrent cold views: ${stub.functionCalls} function call(s)`);
+  });
+});
+
+describe("home page with the cache off (TTL 0), timeout 300 ms", () => {
+  const TIMEOUT_MS = 300;
+  let app: AppServer;
+
+  beforeAll(async () => {
+    app = await startApp(stub, {
+      LATEST_POST_TIMEOUT_MS: String(TIMEOUT_MS),
+      LATEST_POST_TTL_SECONDS: "0",
+      LATEST_POST_FAILURE_TTL_SECONDS: "0",
+    });
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  beforeEach(() => {
+    stub.reset();
+  });
+
+  it("shows the card with the escaped text, the label and the social link, and never the anon key", async () => {
+    stub.setFunctionBehaviour({ kind: "text", text: "<script>alert(1)</script> & co" });
+    const { html, status } = await view(app);
+    expect(status).toBe(200);
+    const card = new RegExp(`<section [^>]*${CARD}[^>]*>.*?</section>`).exec(html)?.[0] ?? "";
+    expect(card).toContain(">Latest thought<");
+    expect(card).toContain("&lt;script&gt;alert(1)&lt;/script&gt; &amp; co");
+    expect(html).not.toContain("<script>alert(1)");
+    expect(card).toMatch(/<a [^>]*href="https:\/\/x\.com\/your-handle"[^>]*>Follow on X</);
+    expect(html).not.toContain(stub.anonKey);
+    expect(stub.functionCalls).toBe(1);
+  });
+
+  it("two views make two calls when the cache is off", async () => {
+    await view(app);
+    await view(app);
+    expect(stub.functionCalls).toBe(2);
+  });
+
+  it("renders without the card and logs one line when the function reports an error", async () => {
+    const logged = failureLines(app).length;
+    stub.setFunctionBehaviour({ kind: "data-error", error: "Rate limit exceeded" });
+    const { html, status } = await view(app);
+    expect(status).toBe(200);
+    expect(html).not.toContain(CARD);
+    expect(html).not.toContain("Latest thought");
+    await expect
+      .poll(() => failureLines(app).slice(logged))
+      .toEqual(["Failed to fetch tweet: function reported an error: Rate limit exceeded"]);
+  });
+
+  it("renders without the card within the timeout when the function hangs (median of 5 views reported)", async () => {
+    stub.setFunctionBehaviour({ kind: "hang" });
+    const logged = failureLines(app).length;
+    const times: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      const { html, ms, status } = await view(app);
+      expect(status).toBe(200);
+      expect(html).not.toContain(CARD);
+      expect(html).toContain("My Vibe Code Projects");
+      times.push(ms);
+    }
+    console.log(
+      `[measure] page time with a hanging function, timeout ${TIMEOUT_MS} ms: median ${median(times).toFixed(0)} ms ` +
+        `(runs: ${times.map((ms) => ms.toFixed(0)).join(", ")} ms)`,
+    );
+    // Generous bound: the timeout plus rendering on a slow, shared CI machine.
+    for (const ms of times) expect(ms).toBeLessThan(2_000);
+    expect(stub.functionCalls).toBe(5);
+    await expect.poll(() => failureLines(app).length - logged).toBe(5);
+    expect(failureLines(app).at(-1)).toBe(`Failed to fetch tweet: no answer within ${TIMEOUT_MS} ms`);
+  });
+});
