@@ -28,7 +28,12 @@ interface Counter {
  * last `windowMs`, plus the current window's count. Two numbers per key, and no burst of twice the limit across a
  * window boundary as a plain fixed window would allow.
  */
-export function createRateLimiter({ limit, windowMs, maxKeys = 10_000, now = Date.now }: RateLimiterOptions): RateLimiter {
+export function createRateLimiter({
+  limit,
+  windowMs,
+  maxKeys = 10_000,
+  now = Date.now,
+}: RateLimiterOptions): RateLimiter {
   const counters = new Map<string, Counter>();
 
   function roll(counter: Counter, at: number) {

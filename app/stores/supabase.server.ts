@@ -42,10 +42,7 @@ export function createSupabaseStore({ url, anonKey, timeoutMs = SUPABASE_TIMEOUT
       let timer: NodeJS.Timeout | undefined;
       try {
         // No .select(): returning the row needs a select policy, and visitors must never be able to read the list.
-        const request = client
-          .from(SUBSCRIBERS_TABLE)
-          .insert({ email })
-          .abortSignal(AbortSignal.timeout(timeoutMs));
+        const request = client.from(SUBSCRIBERS_TABLE).insert({ email }).abortSignal(AbortSignal.timeout(timeoutMs));
         // The abort signal cancels the HTTP call; the race makes sure we answer even if something ignores it.
         const timeBox = new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new TimeBoxError(`no answer within ${timeoutMs} ms`)), timeoutMs + 250);
