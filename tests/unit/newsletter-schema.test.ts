@@ -61,7 +61,12 @@ describe("the newsletter schema", () => {
   });
 
   it("gives a repeated field (two values) the same message as an invalid address", () => {
-    expect(messages([["email", "a@example.com"], ["email", "b@example.com"]])).toEqual([EMAIL_INVALID_MESSAGE]);
+    expect(
+      messages([
+        ["email", "a@example.com"],
+        ["email", "b@example.com"],
+      ]),
+    ).toEqual([EMAIL_INVALID_MESSAGE]);
   });
 
   it("accepts exactly 255 characters", () => {

@@ -18,7 +18,10 @@ describe("supabaseOutcome", () => {
     ["a row-level security refusal", { error: { code: "42501", message: "permission denied" }, status: 401 }],
     ["a server error", { error: { code: "XX000", message: "internal error" }, status: 500 }],
     ["a non-JSON body (no code)", { error: { message: "<html>502 Bad Gateway</html>" }, status: 502 }],
-    ["a network failure (status 0, empty code)", { error: { code: "", message: "TypeError: fetch failed" }, status: 0 }],
+    [
+      "a network failure (status 0, empty code)",
+      { error: { code: "", message: "TypeError: fetch failed" }, status: 0 },
+    ],
     ["an error status without an error body", { error: null, status: 500 }],
     ["23505 as a number rather than PostgREST's string", { error: { code: 23505, message: "?" }, status: 409 }],
   ])("is 'failed' for %s", (_label, result) => {
