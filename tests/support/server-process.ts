@@ -39,10 +39,14 @@ export async function freePort(): Promise<number> {
 }
 
 function baseEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv {
-  // Only what the server needs: no SUPABASE_* or .env leaking in from the developer's shell.
+  // Only what the server needs: nothing leaks in from the developer's shell, and the empty values keep a local .env
+  // (which server.mjs reads for unset variables only) from switching the store to Supabase.
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    SUPABASE_URL: "",
+    SUPABASE_ANON_KEY: "",
+    TRUST_PROXY: "false",
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: String(port),
