@@ -1,6 +1,5 @@
 import { Form } from "@remix-run/react";
-
-export const EMAIL_MAX_LENGTH = 255;
+import { EMAIL_MAX_LENGTH } from "~/lib/newsletter-messages";
 
 /**
  * The newsletter sign-up. Without JavaScript it is an HTML popover opened by 'Get Updates' and submitted as a plain

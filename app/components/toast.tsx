@@ -1,3 +1,5 @@
+import { SOMETHING_WENT_WRONG_TOAST } from "~/lib/newsletter-messages";
+
 export type ToastType = "success" | "error" | "info" | "warning";
 
 export interface ToastView {
@@ -17,6 +19,10 @@ export function ToastRegion({ toast }: { toast: ToastView | null }) {
       className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end"
     >
       {toast ? <Toast toast={toast} /> : null}
+      {/* What the enhancement script shows when a submission gets no answer at all (offline, dropped connection). */}
+      <template data-toast-fallback="">
+        <Toast toast={SOMETHING_WENT_WRONG_TOAST} />
+      </template>
     </div>
   );
 }

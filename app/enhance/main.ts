@@ -2,12 +2,9 @@
 // docs/decisions/002-no-hydration.md). It turns the newsletter popover into a modal dialog that submits in place,
 // shows the busy state, and animates and auto-dismisses toasts.
 
-const TOAST_VISIBLE_MS = 6_000;
+import { SOMETHING_WENT_WRONG_TOAST } from "~/lib/newsletter-messages";
 
-const FALLBACK_ERROR = {
-  message: "Something went wrong",
-  description: "Please try again later.",
-};
+const TOAST_VISIBLE_MS = 6_000;
 
 function enhanceDialog(dialog: HTMLDialogElement) {
   const opener = document.querySelector<HTMLButtonElement>(`[popovertarget="${dialog.id}"]:not([data-dialog-close])`);
@@ -27,7 +24,16 @@ function enhanceDialog(dialog: HTMLDialogElement) {
     close.removeAttribute("popovertargetaction");
     close.addEventListener("click", () => dialog.close());
   }
-  dialog.addEventListener("close", () => opener.focus());
+  dialog.addEventListener("close", () => {
+    // A toast shown inside the dialog would vanish with it: hand it to the page's region to finish its time.
+    const region = document.getElementById("toast-region");
+    const inside = dialog.querySelectorAll("[data-dialog-toast-host] [data-toast]");
+    if (region && inside.length > 0) {
+      removeToasts();
+      region.append(...inside);
+    }
+    opener.focus();
+  });
   // A click on the backdrop (outside the panel) closes it too.
   dialog.addEventListener("click", (event) => {
     if (event.target === dialog) dialog.close();
@@ -73,38 +79,58 @@ async function submitInPlace(form: HTMLFormElement, dialog: HTMLDialogElement) {
     if (submit) submit.textContent = idleLabel;
   }
 
-  const shown = toast ? showToast(document.importNode(toast, true)) : showToast(fallbackToast());
-  if (shown.dataset.toast === "success") {
+  const element = toast ? (document.importNode(toast, true) as HTMLElement) : fallbackToast();
+  if (element.dataset.toast === "success") {
     form.reset();
     dialog.close();
+    showToast(element, null);
   } else {
+    // While the modal is open the rest of the page is inert (hidden from screen readers too), so the toast goes
+    // inside the dialog where it can be read and announced.
+    showToast(element, dialog);
     form.querySelector<HTMLInputElement>("input[type=email]")?.focus();
   }
 }
 
+/** The generic failure, for when no answer came back: the server renders its markup into a template. */
 function fallbackToast(): HTMLElement {
-  const template = document.createElement("div");
-  template.setAttribute("role", "alert");
-  template.dataset.toast = "error";
-  template.className =
-    "toast pointer-events-auto w-full max-w-sm rounded-xl border border-red-300 bg-red-50 p-4 text-red-950 shadow-lg";
-  const title = document.createElement("p");
-  title.className = "font-semibold";
-  title.textContent = FALLBACK_ERROR.message;
-  const description = document.createElement("p");
-  description.className = "mt-1 text-sm";
-  description.textContent = FALLBACK_ERROR.description;
-  template.append(title, description);
-  return template;
+  const template = document.querySelector<HTMLTemplateElement>("template[data-toast-fallback]");
+  const toast = template?.content.querySelector<HTMLElement>("[data-toast]");
+  if (toast) return document.importNode(toast, true);
+  const element = document.createElement("div");
+  element.setAttribute("role", "alert");
+  element.dataset.toast = "error";
+  element.className = "toast pointer-events-auto w-full max-w-sm rounded-xl border border-red-300 bg-red-50 p-4";
+  element.textContent = `${SOMETHING_WENT_WRONG_TOAST.message}. ${SOMETHING_WENT_WRONG_TOAST.description}`;
+  return element;
 }
 
-function showToast(toast: Element): HTMLElement {
-  const region = document.getElementById("toast-region");
-  const element = toast as HTMLElement;
-  if (!region) return element;
-  region.replaceChildren(element);
-  enhanceToast(element);
-  return element;
+function showToast(toast: HTMLElement, dialog: HTMLDialogElement | null) {
+  const region = dialog?.open ? dialogToastHost(dialog) : document.getElementById("toast-region");
+  if (!region) return;
+  removeToasts();
+  region.append(toast);
+  enhanceToast(toast);
+}
+
+/** One toast at a time: a new one replaces whatever is showing. */
+function removeToasts() {
+  for (const old of document.querySelectorAll(
+    "#toast-region > [data-toast], [data-dialog-toast-host] > [data-toast]",
+  )) {
+    old.remove();
+  }
+}
+
+function dialogToastHost(dialog: HTMLDialogElement): HTMLElement {
+  let host = dialog.querySelector<HTMLElement>("[data-dialog-toast-host]");
+  if (!host) {
+    host = document.createElement("div");
+    host.dataset.dialogToastHost = "";
+    host.className = document.getElementById("toast-region")?.className ?? "";
+    dialog.append(host);
+  }
+  return host;
 }
 
 function enhanceToast(toast: HTMLElement) {

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Footer } from "~/components/footer";
@@ -9,6 +9,7 @@ import { Showcase } from "~/components/showcase";
 import { challenge, projects } from "~/content/site";
 import { getLatestPost } from "~/latest-post.server";
 import { challengeDays } from "~/lib/challenge.server";
+import { subscribeAction } from "~/newsletter.server";
 
 export const NEWSLETTER_DIALOG_ID = "newsletter-dialog";
 
@@ -16,6 +17,11 @@ export async function loader(_args: LoaderFunctionArgs) {
   const days = challengeDays(new Date(), challenge);
   const latestPost = await getLatestPost();
   return json({ days, projects, latestPost });
+}
+
+/** The newsletter form posts here: validate, store, then redirect back to "/" with a toast (app/newsletter.server). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  return subscribeAction(request, context);
 }
 
 export default function Index() {

@@ -1,0 +1,40 @@
+// The toast texts of the newsletter sign-up (spec §8), character for character. This module has no dependencies so
+// the browser's enhancement script can use the same texts for its offline fallback without pulling in zod.
+
+export const EMAIL_MAX_LENGTH = 255;
+
+export const EMAIL_INVALID_MESSAGE = "Please enter a valid email address";
+export const EMAIL_TOO_LONG_MESSAGE = "Email is too long";
+
+export type NewsletterToastType = "success" | "error" | "info";
+
+export interface NewsletterToast {
+  type: NewsletterToastType;
+  message: string;
+  description: string;
+}
+
+export const SUBSCRIBED_TOAST: NewsletterToast = {
+  type: "success",
+  message: "Successfully subscribed!",
+  description: "Thanks for joining! You'll get updates on my 365-day challenge.",
+};
+
+export const ALREADY_SUBSCRIBED_TOAST: NewsletterToast = {
+  type: "info",
+  message: "Already subscribed",
+  description: "This email is already subscribed to our newsletter.",
+};
+
+export const SOMETHING_WENT_WRONG_TOAST: NewsletterToast = {
+  type: "error",
+  message: "Something went wrong",
+  description: "Please try again later.",
+};
+
+export const INVALID_EMAIL_TITLE = "Invalid email";
+
+/** The destructive toast for a rejected address: the title is fixed, the description is the first issue's message. */
+export function invalidEmailToast(firstIssueMessage: string): NewsletterToast {
+  return { type: "error", message: INVALID_EMAIL_TITLE, description: firstIssueMessage };
+}

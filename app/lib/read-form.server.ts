@@ -1,0 +1,57 @@
+/** A form post is a few hundred bytes; anything past this is not a sign-up. */
+export const MAX_FORM_BYTES = 8 * 1024;
+/**
+ * Oversized bodies up to this size are read to the end and discarded so the client, still sending, gets our answer
+ * (a toast) instead of a reset connection. Beyond it the connection is cut: only a misbehaving client sends that much.
+ */
+export const MAX_DRAIN_BYTES = 2 * 1024 * 1024;
+
+export type FormRead =
+  | { kind: "form"; form: FormData }
+  | { kind: "too-large" }
+  /** So large the connection was dropped: answer 413 (nobody may be listening any more). */
+  | { kind: "far-too-large" }
+  | { kind: "not-a-form" };
+
+const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+
+/**
+ * Reads a form post with a size cap that counts the bytes actually received (Content-Length can be absent, as with
+ * chunked uploads, or wrong), and parses it only when it is a form.
+ */
+export async function readForm(request: Request): Promise<FormRead> {
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  if (Number.isFinite(declared) && declared > MAX_DRAIN_BYTES) {
+    await request.body?.cancel().catch(() => {});
+    return { kind: "far-too-large" };
+  }
+
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.byteLength;
+      if (received > MAX_DRAIN_BYTES) {
+        await reader.cancel().catch(() => {});
+        return { kind: "far-too-large" };
+      }
+      if (received <= MAX_FORM_BYTES) chunks.push(value);
+    }
+  }
+  if (received > MAX_FORM_BYTES) return { kind: "too-large" };
+
+  // The multipart boundary is case-sensitive: only the comparison is lower-cased.
+  const contentType = request.headers.get("Content-Type") ?? "";
+  if (!FORM_TYPES.some((type) => contentType.toLowerCase().startsWith(type))) return { kind: "not-a-form" };
+  try {
+    const body = new Blob(chunks as BlobPart[]);
+    const form = await new Response(body, { headers: { "Content-Type": contentType } }).formData();
+    return { kind: "form", form };
+  } catch {
+    // A multipart body without its boundary, or otherwise malformed.
+    return { kind: "not-a-form" };
+  }
+}

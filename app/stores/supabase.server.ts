@@ -1,0 +1,69 @@
+import { createClient } from "@supabase/supabase-js";
+import { maskEmail } from "~/lib/mask-email";
+import { describeCause, type SubscribeOutcome, type SubscriberStore } from "~/stores/types";
+
+export const SUBSCRIBERS_TABLE = "newsletter_subscribers";
+/** Postgres unique_violation: the address (in any letter case) is already on the list. */
+export const UNIQUE_VIOLATION = "23505";
+/** Long enough for a slow PostgREST, short enough that a visitor is not left waiting on a hung one. */
+export const SUPABASE_TIMEOUT_MS = 5_000;
+
+export interface SupabaseStoreOptions {
+  url: string;
+  anonKey: string;
+  timeoutMs?: number;
+}
+
+/** The part of a PostgREST answer the outcome depends on. */
+export interface InsertResult {
+  error: { code?: unknown; message?: unknown } | null;
+  status: number;
+}
+
+/** Maps PostgREST's answer to an outcome: 2xx without error is success, 23505 a duplicate, anything else a failure. */
+export function supabaseOutcome({ error, status }: InsertResult): SubscribeOutcome {
+  if (error) return error.code === UNIQUE_VIOLATION ? "duplicate" : "failed";
+  return status >= 200 && status < 300 ? "subscribed" : "failed";
+}
+
+class TimeBoxError extends Error {
+  override name = "TimeBoxError";
+}
+
+export function createSupabaseStore({ url, anonKey, timeoutMs = SUPABASE_TIMEOUT_MS }: SupabaseStoreOptions) {
+  // One client for the process; it never signs in, so nothing is persisted or refreshed.
+  const client = createClient(url, anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  });
+
+  const store: SubscriberStore & { kind: "supabase" } = {
+    kind: "supabase",
+    async subscribe(email) {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        // No .select(): returning the row needs a select policy, and visitors must never be able to read the list.
+        const request = client.from(SUBSCRIBERS_TABLE).insert({ email }).abortSignal(AbortSignal.timeout(timeoutMs));
+        // The abort signal cancels the HTTP call; the race makes sure we answer even if something ignores it.
+        const timeBox = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new TimeBoxError(`no answer within ${timeoutMs} ms`)), timeoutMs + 250);
+        });
+        const result = await Promise.race([request, timeBox]);
+        const outcome = supabaseOutcome(result);
+        if (outcome === "failed") {
+          const code = result.error?.code ? ` ${String(result.error.code)}` : "";
+          const message = result.error?.message ? `: ${describeCause(result.error.message)}` : "";
+          console.error(
+            `Newsletter: Supabase insert for ${maskEmail(email)} failed (HTTP ${result.status}${code})${message}`,
+          );
+        }
+        return outcome;
+      } catch (error) {
+        console.error(`Newsletter: Supabase insert for ${maskEmail(email)} failed: ${describeCause(error)}`);
+        return "failed";
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+  return store;
+}

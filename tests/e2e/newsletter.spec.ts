@@ -1,0 +1,257 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import {
+  ALREADY_SUBSCRIBED_TOAST,
+  EMAIL_INVALID_MESSAGE,
+  INVALID_EMAIL_TITLE,
+  SOMETHING_WENT_WRONG_TOAST,
+  SUBSCRIBED_TOAST,
+} from "~/lib/newsletter-messages";
+import { startServer, type ServerProcess } from "../support/server-process";
+import { expect, test } from "./fixtures";
+
+let sequence = 0;
+/** An address no other test (or earlier run against the same server) has used. */
+function freshEmail(projectName: string) {
+  sequence += 1;
+  return `reader-${projectName}-${Date.now()}-${sequence}@example.com`;
+}
+
+function newsletter(page: Page) {
+  const dialog = page.getByRole("dialog", { name: "Get Updates on My Journey" });
+  return {
+    opener: page.getByRole("button", { name: "Get Updates" }),
+    dialog,
+    input: dialog.getByLabel("Email address"),
+    // Located by type: its label changes to 'Subscribing...' while busy.
+    submit: dialog.locator("button[type=submit]"),
+    close: dialog.getByRole("button", { name: "Close" }),
+    toast: (role: "status" | "alert", title: string) => page.getByRole(role).filter({ hasText: title }),
+  };
+}
+
+async function signUp(page: Page, email: string) {
+  const form = newsletter(page);
+  await form.opener.click();
+  await expect(form.dialog).toBeVisible();
+  await form.input.fill(email);
+  await form.submit.click();
+}
+
+/** Posts as a browser would, but from the test: records an address as already subscribed. */
+async function preSubscribe(baseURL: string, email: string) {
+  const response = await fetch(`${baseURL}/?index`, {
+    method: "POST",
+    body: new URLSearchParams({ email, website: "" }),
+    redirect: "manual",
+  });
+  expect(response.status).toBe(303);
+}
+
+test.describe("newsletter sign-up", () => {
+  test("the dialog: title, text, labelled input, button, note; opens and closes with its button", async ({ page }) => {
+    await page.goto("/");
+    const form = newsletter(page);
+    await expect(form.dialog).toBeHidden();
+    await form.opener.click();
+    await expect(form.dialog).toBeVisible();
+    await expect(form.dialog.getByRole("heading", { name: "Get Updates on My Journey" })).toBeVisible();
+    await expect(form.input).toHaveAttribute("type", "email");
+    await expect(form.input).toHaveAttribute("required", "");
+    await expect(form.input).toHaveAttribute("placeholder", "Enter your email address");
+    await expect(form.submit).toHaveText("Get Early Access");
+    await expect(form.dialog.getByText("Join the journey • No spam • Unsubscribe anytime")).toBeVisible();
+    await form.close.click();
+    await expect(form.dialog).toBeHidden();
+  });
+
+  test("Escape closes the dialog", async ({ page }) => {
+    await page.goto("/");
+    const form = newsletter(page);
+    await form.opener.click();
+    await expect(form.dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(form.dialog).toBeHidden();
+  });
+
+  test("a new address: success toast (a status), dialog closed, input cleared", async ({ page }, testInfo) => {
+    await page.goto("/");
+    const form = newsletter(page);
+    await signUp(page, freshEmail(testInfo.project.name));
+    const toast = form.toast("status", SUBSCRIBED_TOAST.message);
+    await expect(toast).toBeVisible();
+    await expect(toast).toContainText(SUBSCRIBED_TOAST.description);
+    await expect(form.dialog).toBeHidden();
+    await form.opener.click();
+    await expect(form.input).toHaveValue("");
+  });
+
+  test("an address the browser accepts but the server does not: 'Invalid email' alert", async ({ page }) => {
+    await page.goto("/");
+    const form = newsletter(page);
+    // "a@b" passes the browser's own type=email check but has no top-level domain.
+    await signUp(page, "a@b");
+    const toast = form.toast("alert", INVALID_EMAIL_TITLE);
+    await expect(toast).toBeVisible();
+    await expect(toast).toContainText(EMAIL_INVALID_MESSAGE);
+  });
+
+  test("an address already on the list: 'Already subscribed'", async ({ page, baseURL }, testInfo) => {
+    const email = freshEmail(testInfo.project.name);
+    await preSubscribe(baseURL!, email);
+    await page.goto("/");
+    const form = newsletter(page);
+    await signUp(page, email.toUpperCase());
+    const toast = form.toast("status", ALREADY_SUBSCRIBED_TOAST.message);
+    await expect(toast).toBeVisible();
+    await expect(toast).toContainText(ALREADY_SUBSCRIBED_TOAST.description);
+  });
+
+  test.describe("over the rate limit", () => {
+    // A server of its own, limited to one sign-up per client a minute; behind a trusted "proxy" so each test can be
+    // a different client by its X-Forwarded-For header.
+    let limited: ServerProcess;
+    let dataDir: string;
+    test.beforeAll(async () => {
+      dataDir = mkdtempSync(path.join(tmpdir(), "portfolio-e2e-limited-"));
+      limited = await startServer({ SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "1", TRUST_PROXY: "true", DATA_DIR: dataDir });
+    });
+    test.afterAll(async () => {
+      await limited?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    test("the second sign-up in a minute gets 'Something went wrong' (an alert)", async ({ page }, testInfo) => {
+      const client = `198.51.100.${testInfo.project.name === "js-on" ? 1 : 2}`;
+      await page.setExtraHTTPHeaders({ "X-Forwarded-For": client });
+      await page.goto(limited.url);
+      const form = newsletter(page);
+      await signUp(page, freshEmail(testInfo.project.name));
+      await expect(form.toast("status", SUBSCRIBED_TOAST.message)).toBeVisible();
+      await signUp(page, freshEmail(testInfo.project.name));
+      const toast = form.toast("alert", SOMETHING_WENT_WRONG_TOAST.message);
+      await expect(toast).toBeVisible();
+      await expect(toast).toContainText(SOMETHING_WENT_WRONG_TOAST.description);
+    });
+  });
+});
+
+test.describe("newsletter sign-up with JavaScript", () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the enhancement only runs with JavaScript");
+
+  test("is a modal: focus moves to the input, and back to 'Get Updates' on close", async ({ page }) => {
+    await page.goto("/");
+    const form = newsletter(page);
+    await form.opener.click();
+    await expect(form.input).toBeFocused();
+    expect(await form.dialog.evaluate((dialog: HTMLDialogElement) => dialog.matches(":modal"))).toBe(true);
+    await page.keyboard.press("Escape");
+    await expect(form.dialog).toBeHidden();
+    await expect(form.opener).toBeFocused();
+
+    await form.opener.click();
+    await expect(form.input).toBeFocused();
+    await form.close.click();
+    await expect(form.opener).toBeFocused();
+  });
+
+  test("shows 'Subscribing...' with input and button disabled while the server works", async ({ page }, testInfo) => {
+    await page.goto("/");
+    const form = newsletter(page);
+    // Hold the real request until the busy state has been checked, then let it through unchanged.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.search === "?index",
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await signUp(page, freshEmail(testInfo.project.name));
+    await expect(form.submit).toHaveText("Subscribing...");
+    await expect(form.submit).toBeDisabled();
+    await expect(form.input).toBeDisabled();
+    release();
+    await expect(form.toast("status", SUBSCRIBED_TOAST.message)).toBeVisible();
+    await expect(form.dialog).toBeHidden();
+    await expect(form.opener).toBeFocused();
+    await form.opener.click();
+    await expect(form.submit).toHaveText("Get Early Access");
+    await expect(form.submit).toBeEnabled();
+    await expect(form.input).toBeEnabled();
+    await expect(form.input).toHaveValue("");
+  });
+
+  test("keeps the dialog open on an error, shows the alert inside it and puts focus back in the input", async ({
+    page,
+  }) => {
+    await page.goto("/");
+    const form = newsletter(page);
+    await signUp(page, "a@b");
+    const toast = form.dialog.getByRole("alert").filter({ hasText: INVALID_EMAIL_TITLE });
+    await expect(toast).toBeVisible();
+    await expect(form.dialog).toBeVisible();
+    await expect(form.input).toBeFocused();
+    await expect(form.input).toHaveValue("a@b");
+    // Closing hands the toast over to the page.
+    await form.close.click();
+    await expect(page.locator("#toast-region").getByRole("alert")).toContainText(INVALID_EMAIL_TITLE);
+  });
+
+  test("shows 'Something went wrong' when no answer comes back at all", async ({ page }, testInfo) => {
+    testInfo.annotations.push({ type: "expects-console-error", description: "the aborted request is logged" });
+    await page.goto("/");
+    const form = newsletter(page);
+    await page.route(
+      (url) => url.search === "?index",
+      (route) => route.abort("connectionreset"),
+    );
+    await signUp(page, freshEmail(testInfo.project.name));
+    await expect(form.toast("alert", SOMETHING_WENT_WRONG_TOAST.message)).toBeVisible();
+    await expect(form.dialog).toBeVisible();
+  });
+
+  test("the toast dismisses itself after a few seconds, or at once with its close button", async ({
+    page,
+  }, testInfo) => {
+    await page.goto("/");
+    const form = newsletter(page);
+    await signUp(page, freshEmail(testInfo.project.name));
+    const toast = form.toast("status", SUBSCRIBED_TOAST.message);
+    await expect(toast).toBeVisible();
+    await expect(toast).toBeHidden({ timeout: 15_000 });
+
+    await signUp(page, "a@b");
+    const alert = form.toast("alert", INVALID_EMAIL_TITLE);
+    await expect(alert).toBeVisible();
+    // With JavaScript the close link dismisses in place: the page is not loaded again (the marker survives).
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+    await alert.getByRole("link", { name: "Dismiss notification" }).click();
+    await expect(alert).toBeHidden();
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+  });
+});
+
+test.describe("newsletter sign-up without JavaScript", () => {
+  test.skip(({ javaScriptEnabled }) => javaScriptEnabled, "checks the plain HTML behaviour");
+
+  test("opens as a popover, posts the form, and shows the toast after the reload until closed", async ({
+    page,
+  }, testInfo) => {
+    await page.goto("/");
+    const form = newsletter(page);
+    await signUp(page, freshEmail(testInfo.project.name));
+    await page.waitForURL((url) => url.pathname === "/" && url.search === "");
+    const toast = form.toast("status", SUBSCRIBED_TOAST.message);
+    await expect(toast).toBeVisible();
+    await expect(form.dialog).toBeHidden();
+    // Nothing dismisses it without JavaScript but its close link, which loads the page again.
+    await toast.getByRole("link", { name: "Dismiss notification" }).click();
+    await expect(toast).toBeHidden();
+    await page.reload();
+    await expect(page.getByRole("status")).toHaveCount(0);
+  });
+});

@@ -1,0 +1,120 @@
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { openSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from "~/stores/sqlite.server";
+
+let dir: string;
+const open: SqliteStore[] = [];
+
+function openStore(dataDir = dir) {
+  const store = openSqliteStore(dataDir);
+  open.push(store);
+  return store;
+}
+
+function rows(file: string) {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    return db.prepare("select id, email, created_at from newsletter_subscribers order by id").all() as {
+      id: number;
+      email: string;
+      created_at: string;
+    }[];
+  } finally {
+    db.close();
+  }
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "newsletter-sqlite-"));
+});
+
+afterEach(() => {
+  for (const store of open.splice(0)) store.close();
+  rmSync(dir, { recursive: true, force: true });
+  vi.restoreAllMocks();
+});
+
+describe("the embedded SQLite store", () => {
+  it("creates DATA_DIR (and missing parents) and the database file at start-up", () => {
+    const nested = path.join(dir, "a", "b");
+    const store = openStore(nested);
+    expect(store.file).toBe(path.join(nested, SQLITE_FILE_NAME));
+    expect(existsSync(store.file)).toBe(true);
+    expect(rows(store.file)).toEqual([]);
+  });
+
+  it("uses WAL and a unique index on lower(email)", () => {
+    const store = openStore();
+    const db = new DatabaseSync(store.file, { readOnly: true });
+    try {
+      expect(db.prepare("pragma journal_mode").get()).toEqual({ journal_mode: "wal" });
+      const index = db
+        .prepare("select sql from sqlite_master where type = 'index' and tbl_name = 'newsletter_subscribers'")
+        .get() as { sql: string };
+      expect(index.sql).toMatch(/create unique index \S+\s+on newsletter_subscribers \(lower\(email\)\)/i);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("stores an address once, with an id and a UTC timestamp", async () => {
+    const store = openStore();
+    expect(await store.subscribe("ada@example.com")).toBe("subscribed");
+    const [row] = rows(store.file);
+    expect(row).toMatchObject({ id: 1, email: "ada@example.com" });
+    expect(row!.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it("answers 'duplicate' for the same address in any letter case, and keeps the first", async () => {
+    const store = openStore();
+    expect(await store.subscribe("Ada@Example.com")).toBe("subscribed");
+    expect(await store.subscribe("Ada@Example.com")).toBe("duplicate");
+    expect(await store.subscribe("ada@example.com")).toBe("duplicate");
+    expect(await store.subscribe("ADA@EXAMPLE.COM")).toBe("duplicate");
+    expect(await store.subscribe("ada2@example.com")).toBe("subscribed");
+    expect(rows(store.file).map((row) => row.email)).toEqual(["Ada@Example.com", "ada2@example.com"]);
+  });
+
+  it("still knows the address after the file is closed and opened again", async () => {
+    const first = openStore();
+    expect(await first.subscribe("ada@example.com")).toBe("subscribed");
+    first.close();
+    const second = openStore();
+    expect(await second.subscribe("ADA@example.com")).toBe("duplicate");
+    expect(await second.subscribe("grace@example.com")).toBe("subscribed");
+    expect(rows(second.file)).toHaveLength(2);
+  });
+
+  it("is healthy while open and not after closing; a sign-up on a closed store fails and is logged masked", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const store = openStore();
+    expect(store.healthy()).toBe(true);
+    store.close();
+    expect(store.healthy()).toBe(false);
+    expect(await store.subscribe("ada.lovelace@example.com")).toBe("failed");
+    const logged = errors.mock.calls.flat().join(" ");
+    expect(logged).toContain("a***@example.com");
+    expect(logged).not.toContain("ada.lovelace");
+  });
+
+  it("refuses to open when DATA_DIR cannot be created (a file is in the way)", () => {
+    const blocker = path.join(dir, "not-a-folder");
+    writeFileSync(blocker, "");
+    expect(() => openStore(path.join(blocker, "data"))).toThrow(/ENOTDIR|EEXIST|not a directory/i);
+  });
+
+  it.skipIf(process.getuid?.() === 0)("refuses to open a read-only DATA_DIR (permissions do not bind root)", () => {
+    const readOnly = path.join(dir, "read-only");
+    openStore(readOnly).close();
+    rmSync(path.join(readOnly, SQLITE_FILE_NAME));
+    chmodSync(readOnly, 0o500);
+    try {
+      expect(() => openStore(readOnly)).toThrow();
+    } finally {
+      chmodSync(readOnly, 0o700);
+    }
+  });
+});

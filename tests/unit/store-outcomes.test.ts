@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { maskEmail } from "~/lib/mask-email";
+import { SQLITE_CONSTRAINT_UNIQUE, sqliteOutcome } from "~/stores/sqlite.server";
+import { supabaseOutcome } from "~/stores/supabase.server";
+
+describe("supabaseOutcome", () => {
+  it("is 'subscribed' for PostgREST's 201 with an empty body", () => {
+    expect(supabaseOutcome({ error: null, status: 201 })).toBe("subscribed");
+  });
+
+  it("is 'duplicate' for a unique violation (23505)", () => {
+    const error = { code: "23505", message: 'duplicate key value violates unique constraint "x"' };
+    expect(supabaseOutcome({ error, status: 409 })).toBe("duplicate");
+  });
+
+  it.each([
+    ["another Postgres error", { error: { code: "23514", message: "check violation" }, status: 400 }],
+    ["a row-level security refusal", { error: { code: "42501", message: "permission denied" }, status: 401 }],
+    ["a server error", { error: { code: "XX000", message: "internal error" }, status: 500 }],
+    ["a non-JSON body (no code)", { error: { message: "<html>502 Bad Gateway</html>" }, status: 502 }],
+    [
+      "a network failure (status 0, empty code)",
+      { error: { code: "", message: "TypeError: fetch failed" }, status: 0 },
+    ],
+    ["an error status without an error body", { error: null, status: 500 }],
+    ["23505 as a number rather than PostgREST's string", { error: { code: 23505, message: "?" }, status: 409 }],
+  ])("is 'failed' for %s", (_label, result) => {
+    expect(supabaseOutcome(result)).toBe("failed");
+  });
+});
+
+describe("sqliteOutcome", () => {
+  it("is 'duplicate' for a unique index violation (errcode 2067)", () => {
+    expect(SQLITE_CONSTRAINT_UNIQUE).toBe(2067);
+    expect(sqliteOutcome(Object.assign(new Error("UNIQUE constraint failed"), { errcode: 2067 }))).toBe("duplicate");
+  });
+
+  it.each([
+    ["a not-null violation (1299)", Object.assign(new Error("NOT NULL constraint failed"), { errcode: 1299 })],
+    ["a read-only database (8)", Object.assign(new Error("attempt to write a readonly database"), { errcode: 8 })],
+    ["a busy database (5)", Object.assign(new Error("database is locked"), { errcode: 5 })],
+    ["a closed database (no errcode)", new Error("database is not open")],
+    ["something that is not an error", "boom"],
+    ["null", null],
+  ])("is 'failed' for %s", (_label, error) => {
+    expect(sqliteOutcome(error)).toBe("failed");
+  });
+});
+
+describe("maskEmail", () => {
+  it("keeps the first character and the domain only", () => {
+    expect(maskEmail("ada.lovelace@example.com")).toBe("a***@example.com");
+  });
+
+  it("never returns the local part of odd input", () => {
+    expect(maskEmail("no-at-sign")).toBe("***");
+    expect(maskEmail("@example.com")).toBe("***");
+  });
+});
