@@ -4,19 +4,27 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import type { Env } from "~/env.server";
 import { env } from "~/env.server";
+import { homePageCacheKey } from "~/home-page-cache.server";
 import { NonceContext } from "~/lib/nonce";
 import { runShutdownHooks } from "~/lib/shutdown.server";
 import { createNonce, securityHeaders } from "~/security-headers.server";
+import { TOAST_COOKIE_NAME } from "~/toast.server";
 
 /** What our production server (server.mjs) uses from the build, besides the request handler. */
 export interface ServerHooks {
   env: Env;
   onShutdown: () => Promise<void>;
+  /** The anonymous home page's cache key at `now`, or null when it must be rendered (server.mjs's page cache). */
+  homePageCacheKey: (now: Date) => string | null;
+  /** A request carrying this cookie may have a toast to show: it is never answered from the page cache. */
+  toastCookieName: string;
 }
 
 // Importing env here parses it when the server loads the build: a bad value stops start-up, not a request.
 export { env };
 export const onShutdown = runShutdownHooks;
+export { homePageCacheKey };
+export const toastCookieName = TOAST_COOKIE_NAME;
 
 const RENDER_TIMEOUT_MS = 5_000;
 
