@@ -498,7 +498,7 @@ function table(/** @type {any} */ r) {
       r.bytes.js.gzip <= 80 * 1024,
     ],
     [
-      `CSS (${r.bytes.css.files} file${r.bytes.inlineCss.raw ? " + inline" : ""})`,
+      `CSS (${[r.bytes.css.files ? `${r.bytes.css.files} file` : "", r.bytes.inlineCss.raw ? "inline" : ""].filter(Boolean).join(" + ")})`,
       `${kib(r.bytes.css.raw + r.bytes.inlineCss.raw)} / ${kib(r.bytes.css.gzip + r.bytes.inlineCss.gzip)}`,
       "≤ 12 KiB gzip",
       r.bytes.css.gzip + r.bytes.inlineCss.gzip <= 12 * 1024,
