@@ -10,6 +10,7 @@ import { parseEnv } from "node:util";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import { createHomePageCache } from "./page-cache.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const buildPath = path.join(root, "build", "index.js");
@@ -83,7 +84,25 @@ function clientAddress(req) {
   return req.socket.remoteAddress ?? "unknown";
 }
 
-const server = http.createServer(app);
+/** Whether Express would call this request HTTPS (its `req.protocol`), for the cached page's HSTS header. */
+/** @param {import("node:http").IncomingMessage} req */
+function isHttps(req) {
+  if ("encrypted" in req.socket && req.socket.encrypted) return true;
+  if (!app.get("trust proxy fn")(req.socket.remoteAddress, 0)) return false;
+  const forwarded = req.headers["x-forwarded-proto"];
+  const proto = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
+  return proto === "https";
+}
+
+// The anonymous home page is answered from memory before Express (docs/decisions/006-page-cache-and-csp.md).
+const homePage = createHomePageCache({
+  build,
+  mode: env.NODE_ENV,
+  homePageCacheKey: hooks.homePageCacheKey,
+  toastCookieName: hooks.toastCookieName,
+  isHttps,
+});
+const server = http.createServer((req, res) => homePage(req, res, () => app(req, res)));
 server.keepAliveTimeout = 65_000;
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { inlineStylesheet } from "~/inline-stylesheet.server";
 
 export const createNonce = () => randomBytes(16).toString("base64");
 
@@ -7,7 +8,7 @@ export function securityHeaders(nonce: string, request: Request): Record<string,
   const csp = [
     "default-src 'self'",
     `script-src 'nonce-${nonce}' 'strict-dynamic'`,
-    "style-src 'self'",
+    inlineStylesheet ? `style-src 'self' ${inlineStylesheet.cspSource}` : "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",

@@ -10,6 +10,9 @@ export function redirectWithToast(url: string, toast: ToastView, init: ResponseI
   return toastUtils.redirectWithToast(url, toast, { status: 303, ...init });
 }
 
+/** The session cookie that carries a flashed toast; server.mjs never answers a request carrying it from its cache. */
+export const TOAST_COOKIE_NAME = "__toast";
+
 /**
  * Reads (and consumes) the toast flashed into the visitor's session. A response only gets a Set-Cookie when there
  * was a toast to consume, so ordinary page views never set a cookie; a forged or garbled cookie reads as no toast.

@@ -1,0 +1,202 @@
+// The whole-page cache of the anonymous home page, used by server.mjs before Express
+// (docs/decisions/006-page-cache-and-csp.md). Every visitor without a toast cookie gets the same HTML for a given
+// (Brussels date, latest post), so that HTML is rendered once through Remix, compressed once, and sent from memory.
+import { createHash } from "node:crypto";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { createRequestHandler } from "@remix-run/node";
+
+/** @typedef {"br" | "gzip" | "identity"} Encoding */
+/** @typedef {Record<string, string | number>} HeaderSet */
+/**
+ * One rendered page: its bodies per encoding and, per encoding, the headers for plain HTTP and for HTTPS (only the
+ * latter carry Strict-Transport-Security, exactly as a normal render would).
+ * @typedef {{
+ *   key: string,
+ *   bodies: Record<Encoding, Buffer>,
+ *   etags: Record<Encoding, string>,
+ *   headers: Record<Encoding, { http: HeaderSet, https: HeaderSet }>,
+ * }} Entry
+ */
+
+const ENCODINGS = /** @type {const} */ (["br", "gzip", "identity"]);
+// Headers of the render that do not describe the page itself (or that we set per encoding).
+const DROPPED_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding", "etag", "vary", "date"]);
+const HSTS = "strict-transport-security";
+
+/**
+ * @param {{
+ *   build: import("@remix-run/node").ServerBuild,
+ *   mode: string,
+ *   homePageCacheKey: (now: Date) => string | null,
+ *   toastCookieName: string,
+ *   isHttps: (req: import("node:http").IncomingMessage) => boolean,
+ * }} options
+ */
+export function createHomePageCache({ build, mode, homePageCacheKey, toastCookieName, isHttps }) {
+  const render = createRequestHandler(build, mode);
+  /** @type {Entry | null} Only the current key's entry is kept: the cache never grows. */
+  let entry = null;
+  /** @type {{ key: string, promise: Promise<Entry | null> } | null} One render per key, however many wait for it. */
+  let pending = null;
+  /** @type {string | null} A key whose render could not be cached (not 200, or it set a cookie): don't retry it. */
+  let uncacheableKey = null;
+
+  /** @param {Entry} page @param {import("node:http").IncomingMessage} req @param {import("node:http").ServerResponse} res */
+  function send(page, req, res) {
+    const encoding = negotiateEncoding(req.headers["accept-encoding"]);
+    const headers = page.headers[encoding][isHttps(req) ? "https" : "http"];
+    if (matchesEtag(req.headers["if-none-match"], page.etags[encoding])) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    const body = page.bodies[encoding];
+    res.writeHead(200, { ...headers, "content-length": body.length });
+    // Node sends no body for HEAD whatever we pass.
+    res.end(req.method === "HEAD" ? undefined : body);
+  }
+
+  /** @param {string} key @returns {Promise<Entry | null>} */
+  async function fill(key) {
+    // A request with no cookie and no query: whatever the app answers to it is what every anonymous visitor gets.
+    const response = await render(new Request("https://localhost/", { headers: { accept: "text/html" } }), {
+      clientAddress: "home-page-cache",
+    });
+    const body = Buffer.from(await response.arrayBuffer());
+    if (response.status !== 200 || response.headers.has("set-cookie")) {
+      uncacheableKey = key;
+      console.warn(
+        `Home page cache: the anonymous render answered ${response.status}` +
+          `${response.headers.has("set-cookie") ? " with a cookie" : ""}; not caching it until the page changes.`,
+      );
+      return null;
+    }
+    // The date or the latest post changed while rendering: this HTML may belong to neither key.
+    if (homePageCacheKey(new Date()) !== key) return null;
+    const page = createEntry(key, response.headers, body);
+    entry = page;
+    return page;
+  }
+
+  /**
+   * Answers `GET /` and `HEAD /` from anonymous visitors from the cache; hands everything else to `next`.
+   * @param {import("node:http").IncomingMessage} req
+   * @param {import("node:http").ServerResponse} res
+   * @param {() => void} next
+   */
+  return function handleHomePage(req, res, next) {
+    if ((req.method !== "GET" && req.method !== "HEAD") || req.url !== "/" || hasCookie(req, toastCookieName)) {
+      return next();
+    }
+    let key;
+    try {
+      key = homePageCacheKey(new Date());
+    } catch (error) {
+      console.error("Home page cache: no key:", error);
+      return next();
+    }
+    if (key === null || key === uncacheableKey) return next();
+    if (entry?.key === key) return send(entry, req, res);
+    if (entry && entry.key !== key) entry = null;
+
+    if (pending?.key !== key) {
+      const promise = fill(key).finally(() => {
+        if (pending?.promise === promise) pending = null;
+      });
+      pending = { key, promise };
+    }
+    pending.promise.then(
+      (page) => (page ? send(page, req, res) : next()),
+      (error) => {
+        console.error("Home page cache: render failed:", error);
+        next();
+      },
+    );
+  };
+}
+
+/** @param {string} key @param {Headers} rendered @param {Buffer} identity @returns {Entry} */
+function createEntry(key, rendered, identity) {
+  /** @type {Record<Encoding, Buffer>} */
+  const bodies = {
+    identity,
+    gzip: gzipSync(identity, { level: constants.Z_BEST_COMPRESSION }),
+    br: brotliCompressSync(identity, {
+      params: {
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+  };
+  const hash = createHash("sha256").update(identity).digest("base64url").slice(0, 27);
+  /** @type {HeaderSet} */
+  const common = {};
+  for (const [name, value] of rendered) if (!DROPPED_HEADERS.has(name)) common[name] = value;
+  common.vary = "Accept-Encoding";
+
+  /** @type {Partial<Entry["etags"]>} */
+  const etags = {};
+  /** @type {Partial<Entry["headers"]>} */
+  const headers = {};
+  for (const encoding of ENCODINGS) {
+    // One validator per representation: a gzip body must never be confirmed as the identity one.
+    const etag = `"${hash}${encoding === "identity" ? "" : `-${encoding}`}"`;
+    /** @type {HeaderSet} */
+    const https = { ...common, etag, ...(encoding === "identity" ? {} : { "content-encoding": encoding }) };
+    const http = { ...https };
+    delete http[HSTS];
+    etags[encoding] = etag;
+    headers[encoding] = { http, https };
+  }
+  return {
+    key,
+    bodies,
+    etags: /** @type {Entry["etags"]} */ (etags),
+    headers: /** @type {Entry["headers"]} */ (headers),
+  };
+}
+
+/**
+ * The best encoding the client accepts: br, then gzip (a `*` counts for both), else identity.
+ * @param {string | undefined} header
+ * @returns {Encoding}
+ */
+export function negotiateEncoding(header) {
+  if (!header) return "identity";
+  /** @type {Record<string, number>} */
+  const quality = {};
+  for (const part of header.split(",")) {
+    const [name = "", ...params] = part.split(";").map((piece) => piece.trim().toLowerCase());
+    let q = 1;
+    for (const param of params) {
+      const match = /^q=([01](?:\.\d{0,3})?)$/.exec(param);
+      if (match) q = Number(match[1]);
+    }
+    if (name) quality[name] = q;
+  }
+  const star = quality["*"] ?? 0;
+  const br = quality.br ?? star;
+  const gzip = quality.gzip ?? star;
+  if (br > 0 && br >= gzip) return "br";
+  if (gzip > 0) return "gzip";
+  return "identity";
+}
+
+/** @param {string | string[] | undefined} header @param {string} etag */
+function matchesEtag(header, etag) {
+  if (typeof header !== "string") return false;
+  if (header.trim() === "*") return true;
+  // If-None-Match uses the weak comparison: W/"x" matches "x".
+  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
+}
+
+/** @param {import("node:http").IncomingMessage} req @param {string} name */
+function hasCookie(req, name) {
+  const header = req.headers.cookie;
+  if (!header) return false;
+  return header.split(";").some((pair) => {
+    const eq = pair.indexOf("=");
+    return (eq === -1 ? pair : pair.slice(0, eq)).trim() === name;
+  });
+}
