@@ -11,7 +11,7 @@ export function redirectWithToast(url: string, toast: ToastView, init: ResponseI
 }
 
 /** The session cookie that carries a flashed toast; server.mjs never answers a request carrying it from its cache. */
-export const TOAST_COOKIE_NAME = "__toast";
+export { TOAST_COOKIE_NAME };
 
 /**
  * Reads (and consumes) the toast flashed into the visitor's session. A response only gets a Set-Cookie when there
