@@ -6,17 +6,20 @@ import type { Env } from "~/env.server";
 import { env } from "~/env.server";
 import { NonceContext } from "~/lib/nonce";
 import { runShutdownHooks } from "~/lib/shutdown.server";
-import { createNonce, securityHeaders } from "~/security-headers.server";
+import { createNonce, resourceHeaders, securityHeaders } from "~/security-headers.server";
 
 /** What our production server (server.mjs) uses from the build, besides the request handler. */
 export interface ServerHooks {
   env: Env;
   onShutdown: () => Promise<void>;
+  /** Headers for the static files server.mjs serves itself; `https` as Express sees it (TRUST_PROXY-aware). */
+  staticHeaders: (https: boolean) => Record<string, string>;
 }
 
 // Importing env here parses it when the server loads the build: a bad value stops start-up, not a request.
 export { env };
 export const onShutdown = runShutdownHooks;
+export const staticHeaders = resourceHeaders;
 
 const RENDER_TIMEOUT_MS = 5_000;
 
