@@ -1,11 +1,15 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { ROOT, freePort, productionEnv } from "../support/production-server";
+import { ROOT, childEnv, freePort, productionEnv } from "../support/production-server";
 
 /** Runs `node server.mjs` to its end; the server must refuse to start, so it must end on its own. */
 function run(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["server.mjs"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["server.mjs"], {
+      cwd: ROOT,
+      env: childEnv(env),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -21,6 +21,9 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A child's environment: exactly these variables (no inheritance). Some package types declare NODE_ENV required. */
+export const childEnv = (variables: Record<string, string>) => variables as NodeJS.ProcessEnv;
+
 export const tempDir = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
 
 /**
@@ -72,7 +75,7 @@ export async function startServer({
   const port = await freePort();
   const child = spawn(process.execPath, args, {
     cwd,
-    env: { ...productionEnv(), ...env, PORT: String(port) },
+    env: childEnv({ ...productionEnv(), ...env, PORT: String(port) }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
