@@ -72,6 +72,13 @@ app.use((_req, res, next) => {
 // With a proxy in front, req.protocol (and so the request URL Remix sees, and HSTS) follows its X-Forwarded-Proto.
 // One hop: the proxy's own entry, as clientAddress below.
 app.set("trust proxy", env.TRUST_PROXY ? 1 : false);
+// The site only reads pages and takes one form: other methods get a short answer instead of reaching Remix, which
+// logs an error for OPTIONS. OPTIONS is a preflight or a probe: 204 with what is allowed, no CORS grant.
+app.use((req, res, next) => {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "POST") return next();
+  res.set({ ...hooks.staticHeaders(req.protocol === "https"), Allow: "GET, HEAD, POST" });
+  res.status(req.method === "OPTIONS" ? 204 : 405).end();
+});
 app.use(compression());
 /** @type {(res: import("express").Response) => void} */
 const setStaticHeaders = (res) => {

@@ -132,6 +132,26 @@ describe("other Remix responses", () => {
   });
 });
 
+describe("methods the site does not use", () => {
+  it("OPTIONS gets 204 with Allow, no CORS grant, and no error in the log", async () => {
+    const response = await get(proxied, "/", {
+      method: "OPTIONS",
+      headers: { Origin: "https://elsewhere.example", "Access-Control-Request-Method": "GET" },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("allow")).toBe("GET, HEAD, POST");
+    expect(response.headers.get("access-control-allow-origin")).toBeNull();
+    expectResourceHeaders(response);
+    expect(proxied.output()).not.toMatch(/error/i);
+  });
+
+  it.each(["PUT", "DELETE", "PATCH"])("%s gets 405 with Allow", async (method) => {
+    const response = await get(proxied, "/", { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD, POST");
+  });
+});
+
 describe("GET /healthz", () => {
   it("answers 200 ok as plain text, never cached, with its own headers", async () => {
     const response = await get(proxied, "/healthz");
