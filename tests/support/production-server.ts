@@ -1,10 +1,11 @@
 // Starts the real production server (`node server.mjs`, the same file the Docker image runs) as a child process.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
 import { ENV_VARIABLES } from "~/env.server";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -24,7 +25,11 @@ export function freePort(): Promise<number> {
 /** A child's environment: exactly these variables (no inheritance). Some package types declare NODE_ENV required. */
 export const childEnv = (variables: Record<string, string>) => variables as NodeJS.ProcessEnv;
 
-export const tempDir = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
+// Every temporary directory of a test file lives under one root, removed after the file's own afterAll hooks (which
+// stop its servers): vitest runs after-hooks in reverse order of registration, and this one is registered first.
+const tempRoot = mkdtempSync(path.join(tmpdir(), "portfolio-tests-"));
+afterAll(() => rmSync(tempRoot, { recursive: true, force: true }));
+export const tempDir = (prefix: string) => mkdtempSync(path.join(tempRoot, prefix));
 
 /**
  * A production environment with every variable the app reads set explicitly (empty means unset), so that a
