@@ -14,7 +14,8 @@ import { createHomePageCache } from "./page-cache.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const buildPath = path.join(root, "build", "index.js");
-const SHUTDOWN_GRACE_MS = 10_000;
+// Under Docker's default stop timeout (10 s, then SIGKILL), leaving time for the shutdown hooks.
+const SHUTDOWN_GRACE_MS = 8_000;
 
 // A local .env fills in what the real environment leaves unset (the real environment always wins).
 const envFile = path.join(root, ".env");
@@ -52,12 +53,51 @@ try {
 const hooks = /** @type {import("./app/entry.server").ServerHooks} */ (/** @type {unknown} */ (build.entry.module));
 const { env } = hooks;
 
+let shuttingDown = false;
+/** @type {Set<import("node:http").ServerResponse>} Responses not yet closed: what a shutdown waits for. */
+const openResponses = new Set();
+
 const app = express();
 app.disable("x-powered-by");
+app.use((_req, res, next) => {
+  // A request that arrives on an open connection during shutdown is still answered, then its connection closes.
+  if (shuttingDown) res.setHeader("Connection", "close");
+  openResponses.add(res);
+  res.once("close", () => {
+    openResponses.delete(res);
+    // Keep-alive would hold the connection (and so the shutdown) open until the grace period ends.
+    if (shuttingDown) setImmediate(() => server.closeIdleConnections());
+  });
+  next();
+});
+// With a proxy in front, req.protocol (and so the request URL Remix sees, and HSTS) follows its X-Forwarded-Proto.
+// One hop: the proxy's own entry, as clientAddress below.
+app.set("trust proxy", env.TRUST_PROXY ? 1 : false);
+// The site only reads pages and takes one form: other methods get a short answer instead of reaching Remix, which
+// logs an error for OPTIONS. OPTIONS is a preflight or a probe: 204 with what is allowed, no CORS grant.
+app.use((req, res, next) => {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "POST") return next();
+  res.set({ ...hooks.staticHeaders(req.protocol === "https"), Allow: "GET, HEAD, POST" });
+  res.status(req.method === "OPTIONS" ? 204 : 405).end();
+});
 app.use(compression());
+/** @type {(res: import("express").Response) => void} */
+const setStaticHeaders = (res) => {
+  for (const [name, value] of Object.entries(hooks.staticHeaders(res.req.protocol === "https"))) {
+    res.setHeader(name, value);
+  }
+};
 // Hashed file names: safe to cache for a year.
-app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y", index: false }));
-app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }));
+app.use(
+  "/build",
+  express.static(path.join(root, "public", "build"), {
+    immutable: true,
+    maxAge: "1y",
+    index: false,
+    setHeaders: setStaticHeaders,
+  }),
+);
+app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false, setHeaders: setStaticHeaders }));
 app.all(
   "*",
   createRequestHandler({
@@ -117,12 +157,14 @@ server.on("error", (error) => {
   process.exit(1);
 });
 
-let shuttingDown = false;
 /** @param {string} signal */
 function shutdown(signal) {
   if (shuttingDown) return;
   shuttingDown = true;
   console.log(`${signal} received: finishing in-flight requests, then exiting.`);
+  for (const res of openResponses) {
+    if (!res.headersSent) res.setHeader("Connection", "close");
+  }
   const deadline = setTimeout(() => {
     console.warn(`Requests still open after ${SHUTDOWN_GRACE_MS} ms: closing them.`);
     server.closeAllConnections();

@@ -7,7 +7,7 @@ import { env } from "~/env.server";
 import { homePageCacheKey } from "~/home-page-cache.server";
 import { NonceContext } from "~/lib/nonce";
 import { runShutdownHooks } from "~/lib/shutdown.server";
-import { createNonce, securityHeaders } from "~/security-headers.server";
+import { createNonce, resourceHeaders, securityHeaders } from "~/security-headers.server";
 import { TOAST_COOKIE_NAME } from "~/toast.server";
 
 /** What our production server (server.mjs) uses from the build, besides the request handler. */
@@ -18,6 +18,8 @@ export interface ServerHooks {
   homePageCacheKey: (now: Date) => string | null;
   /** A request carrying this cookie may have a toast to show: it is never answered from the page cache. */
   toastCookieName: string;
+  /** Headers for the static files server.mjs serves itself; `https` as Express sees it (TRUST_PROXY-aware). */
+  staticHeaders: (https: boolean) => Record<string, string>;
 }
 
 // Importing env here parses it when the server loads the build: a bad value stops start-up, not a request.
@@ -25,6 +27,7 @@ export { env };
 export const onShutdown = runShutdownHooks;
 export { homePageCacheKey };
 export const toastCookieName = TOAST_COOKIE_NAME;
+export const staticHeaders = resourceHeaders;
 
 const RENDER_TIMEOUT_MS = 5_000;
 

@@ -27,7 +27,13 @@ const flag = (fallback: boolean) =>
 
 const envSchema = z
   .object({
-    NODE_ENV: optional(z.enum(["production", "development", "test"]).default("development")),
+    NODE_ENV: optional(
+      z
+        .enum(["production", "development", "test"], {
+          errorMap: () => ({ message: "must be production, development or test" }),
+        })
+        .default("development"),
+    ),
     PORT: integer(1, 65535, 3000),
     HOST: optional(z.string().default("0.0.0.0")),
     SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters").optional()),
@@ -64,17 +70,26 @@ const envSchema = z
     }
   });
 
+/** Every variable the server reads (and `.env.example` documents). */
+export const ENV_VARIABLES = Object.keys(envSchema.innerType().shape);
+
 export type Env = z.output<typeof envSchema> & { SESSION_SECRET: string };
 
 export class EnvError extends Error {
   override name = "EnvError";
 }
 
-/** Parses an environment; throws an EnvError whose message names every bad variable, one per line. */
+/** Parses an environment; throws an EnvError whose message has one line per bad variable, naming it. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `Invalid environment: ${issue.path.join(".")} ${issue.message}`);
+    // Never the value itself: it may be a secret, and the line ends up in logs.
+    const problems = new Map<string, string[]>();
+    for (const issue of result.error.issues) {
+      const name = issue.path.join(".");
+      problems.set(name, [...(problems.get(name) ?? []), issue.message]);
+    }
+    const lines = [...problems].map(([name, messages]) => `Invalid environment: ${name} ${messages.join("; ")}`);
     throw new EnvError(lines.join("\n"));
   }
   const parsed = result.data;

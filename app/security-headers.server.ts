@@ -1,32 +1,61 @@
 import { randomBytes } from "node:crypto";
+import { env } from "~/env.server";
 import { inlineStylesheet } from "~/inline-stylesheet.server";
 
 export const createNonce = () => randomBytes(16).toString("base64");
 
+/**
+ * Whether the visitor reached us over HTTPS. Behind a TLS-terminating proxy the request URL says https only when
+ * TRUST_PROXY is on (server.mjs then lets Express take the scheme from X-Forwarded-Proto).
+ */
+export const isHttps = (request: Request) => new URL(request.url).protocol === "https:";
+
+/** Headers for every response: documents, resource routes and static files alike. */
+export function commonHeaders(https: boolean): Record<string, string> {
+  const headers: Record<string, string> = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    // Nothing here is meant to be embedded by other sites (link previews are fetched by servers, not browsers).
+    "Cross-Origin-Resource-Policy": "same-origin",
+  };
+  // Over plain HTTP the header means nothing (browsers ignore it), and we cannot know the visitor is on HTTPS unless
+  // the request URL says so. Two years; subdomains are left to the owner (docs/decisions/005-production.md).
+  if (https) headers["Strict-Transport-Security"] = "max-age=63072000";
+  if (!env.ALLOW_INDEXING) headers["X-Robots-Tag"] = "noindex";
+  return headers;
+}
+
+/** Responses that are not HTML pages (resource routes, static files): nothing in them may run or be framed. */
+export function resourceHeaders(https: boolean): Record<string, string> {
+  return {
+    ...commonHeaders(https),
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+  };
+}
+
 /** The headers every HTML (and data) response carries. `nonce` is the per-response script nonce. */
 export function securityHeaders(nonce: string, request: Request): Record<string, string> {
   const csp = [
-    "default-src 'self'",
+    // Everything not listed below is refused.
+    "default-src 'none'",
     `script-src 'nonce-${nonce}' 'strict-dynamic'`,
     inlineStylesheet ? `style-src 'self' ${inlineStylesheet.cspSource}` : "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
+    // The enhancement script submits the newsletter form with fetch to the same origin.
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
     "form-action 'self'",
   ].join("; ");
-  const headers: Record<string, string> = {
+  return {
+    ...commonHeaders(isHttps(request)),
     "Content-Security-Policy": csp,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "strict-origin-when-cross-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
+    "Permissions-Policy":
+      "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()",
     "Cross-Origin-Opener-Policy": "same-origin",
+    // For browsers that predate frame-ancestors.
     "X-Frame-Options": "DENY",
   };
-  if (new URL(request.url).protocol === "https:") {
-    headers["Strict-Transport-Security"] = "max-age=63072000; includeSubDomains";
-  }
-  return headers;
 }

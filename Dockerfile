@@ -1,0 +1,40 @@
+# The production image: built with the dev tools, run with production dependencies only, as the `node` user.
+# Why it looks like this: docs/decisions/005-production.md. Deploying it: README.md, "Deploy with Docker".
+# tests/integration/docker-replay.test.ts replays these steps outside Docker (no engine runs on our machines): every
+# instruction used here must stay one that test knows how to replay.
+
+# 1. Dependencies, dev tools included: the build needs Remix's compiler, esbuild, PostCSS and Tailwind.
+FROM node:24-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+# 2. The build: build/ (the server bundle) and public/build/ (hashed browser assets).
+FROM deps AS build
+COPY . .
+RUN npm run build
+
+# 3. Production dependencies only.
+FROM deps AS prod-deps
+RUN npm prune --omit=dev --no-audit --no-fund
+
+# 4. What runs: Node, the server, the build and production dependencies. No compiler, no secret (settings come from
+#    `docker run -e`; .dockerignore keeps any .env out of the build).
+FROM node:24-slim AS runtime
+ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
+WORKDIR /app
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/package.json /app/server.mjs ./
+COPY --from=build /app/scripts/healthcheck.mjs ./scripts/
+COPY --from=build /app/build ./build
+COPY --from=build /app/public ./public
+# The volume's mount point must exist and belong to `node` before VOLUME, or Docker creates it owned by root.
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 3000
+VOLUME ["/data"]
+# node:24-slim has no curl: the check is a few lines of Node (fetch /healthz). No --start-period: dockerfilelint
+# 1.8 misreads it, and the server listens within a second or two anyway.
+HEALTHCHECK --interval=30s --timeout=5s --retries=3 CMD ["node", "scripts/healthcheck.mjs"]
+# Exec form: Node is PID 1 and gets SIGTERM from `docker stop` itself (npm would not pass it on).
+CMD ["node", "server.mjs"]

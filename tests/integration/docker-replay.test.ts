@@ -1,0 +1,366 @@
+// No Docker engine runs on our machines, so this test replays the Dockerfile itself: each stage gets a directory
+// that stands for its filesystem, and its instructions run in file order with the same commands (FROM an earlier
+// stage copies that stage's directory; COPY copies from the build context or a stage; RUN runs the command in the
+// stage's WORKDIR with the stage's ENV). The runtime stage is then started with its CMD and checked with its
+// HEALTHCHECK. What cannot be replayed (the base image, file ownership, USER) is checked by reading the Dockerfile.
+// The build context is a copy of the repository as a developer has it (with a `.env`, dependencies, a build, data)
+// filtered through .dockerignore, as `docker build .` would send it.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { owner } from "~/content/site";
+import { type Stage, dockerIgnores, envPairs, execForm, parseDockerfile } from "../support/dockerfile";
+import {
+  ROOT,
+  type RunningServer,
+  TEST_SESSION_SECRET,
+  childEnv,
+  freePort,
+  startServer,
+  tempDir,
+} from "../support/server-process-harness";
+
+const BASE_IMAGE = "node:24-slim";
+const PLANTED_SECRET = "planted-secret-that-must-never-reach-the-image-4242";
+
+const dockerfile = readFileSync(path.join(ROOT, "Dockerfile"), "utf8");
+const stages = parseDockerfile(dockerfile);
+const runtime = stages.at(-1)!;
+const instructions = (stage: Stage, keyword: string) => stage.instructions.filter((i) => i.keyword === keyword);
+
+interface StageState {
+  root: string;
+  workdir: string;
+  env: Record<string, string>;
+  user: string;
+}
+
+let work: string;
+let context: string;
+let states: Map<string, StageState>;
+let server: RunningServer | undefined;
+let replayMs = 0;
+const log: string[] = [];
+
+/** A path inside the stage's filesystem. */
+const inStage = (state: StageState, containerPath: string) =>
+  path.join(state.root, path.posix.resolve(state.workdir, containerPath));
+
+/** The stage's ENV with image paths (`DATA_DIR=/data`) mapped into its directory. */
+const mappedEnv = (state: StageState) =>
+  Object.fromEntries(
+    Object.entries(state.env).map(([name, value]) => [name, value.startsWith("/") ? inStage(state, value) : value]),
+  );
+
+/** A developer's working tree: what git tracks, plus what a developer has lying around that must not be sent. */
+function developerTree(): string {
+  const tree = path.join(work, "repo");
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT })
+    .toString()
+    .split("\0")
+    .filter((file) => file && existsSync(path.join(ROOT, file)));
+  for (const file of files) cpSync(path.join(ROOT, file), path.join(tree, file));
+  const plant = (file: string, content: string) => {
+    mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
+    writeFileSync(path.join(tree, file), content);
+  };
+  plant(".env", `SESSION_SECRET=${PLANTED_SECRET}\n`);
+  plant(".env.local", `SUPABASE_ANON_KEY=${PLANTED_SECRET}\n`);
+  plant("node_modules/stale/index.js", "module.exports = 'from the host';\n");
+  plant("build/index.js", "throw new Error('a stale host build');\n");
+  plant("public/build/stale.js", "stale\n");
+  plant("data/newsletter.sqlite", "subscribers of the developer\n");
+  plant(".git/HEAD", "ref: refs/heads/main\n");
+  plant("npm-debug.log", "noise\n");
+  return tree;
+}
+
+/** The build context: the developer's tree without what .dockerignore leaves out. */
+function buildContext(tree: string): string {
+  const ignored = dockerIgnores(readFileSync(path.join(tree, ".dockerignore"), "utf8"));
+  const target = path.join(work, "context");
+  const walk = (relative: string) => {
+    for (const entry of readdirSync(path.join(tree, relative), { withFileTypes: true })) {
+      const file = relative ? `${relative}/${entry.name}` : entry.name;
+      if (ignored(file)) continue;
+      if (entry.isDirectory()) walk(file);
+      else cpSync(path.join(tree, file), path.join(target, file));
+    }
+  };
+  walk("");
+  return target;
+}
+
+function run(command: string, state: StageState, line: number) {
+  // Absolute paths in the command are paths of the stage's filesystem; the image's `node` user is played by whoever
+  // runs this test.
+  const uid = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+  const mapped = command
+    .split(/\s+/)
+    .map((word) => (word.startsWith("/") ? inStage(state, word) : word === "node:node" ? uid : word))
+    .join(" ");
+  const cwd = inStage(state, ".");
+  mkdirSync(cwd, { recursive: true });
+  const started = Date.now();
+  const result = spawnSync("sh", ["-c", mapped], {
+    cwd,
+    // Only the stage's own environment, as in a build container; a warm npm cache stands in for the registry.
+    env: childEnv({
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? work,
+      npm_config_prefer_offline: "true",
+      npm_config_update_notifier: "false",
+      ...mappedEnv(state),
+    }),
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  log.push(`RUN ${command} (line ${line}): ${Date.now() - started} ms`);
+  if (result.status !== 0) {
+    throw new Error(`Dockerfile line ${line}: \`${command}\` failed:\n${result.stdout}\n${result.stderr}`);
+  }
+}
+
+function copy(args: string, flags: Record<string, string>, state: StageState, line: number) {
+  const words = args.split(/\s+/);
+  const destination = words.pop()!;
+  const from = flags.from ? states.get(flags.from) : undefined;
+  if (flags.from && !from) throw new Error(`Dockerfile line ${line}: no stage ${flags.from}`);
+  const target = inStage(state, destination);
+  const intoDirectory = destination.endsWith("/") || destination === "." || words.length > 1;
+  for (const source of words) {
+    const origin = from ? inStage(from, source) : path.join(context, source);
+    if (!existsSync(origin)) throw new Error(`Dockerfile line ${line}: COPY source ${source} does not exist`);
+    if (statSync(origin).isDirectory()) {
+      // A directory's contents are copied, not the directory itself.
+      cpSync(origin, target, { recursive: true });
+    } else {
+      const file = intoDirectory ? path.join(target, path.basename(origin)) : target;
+      mkdirSync(path.dirname(file), { recursive: true });
+      cpSync(origin, file);
+    }
+  }
+}
+
+function replay() {
+  states = new Map();
+  for (const stage of stages) {
+    const root = path.join(work, "stages", stage.name);
+    const parent = states.get(stage.from);
+    let state: StageState;
+    if (parent) {
+      // Hard links: a stage starts as a copy of its parent in a second, not a minute.
+      execFileSync("cp", ["-al", parent.root, root]);
+      state = { ...parent, env: { ...parent.env }, root };
+    } else {
+      expect(stage.from).toBe(BASE_IMAGE);
+      mkdirSync(root, { recursive: true });
+      state = { root, workdir: "/", env: {}, user: "root" };
+    }
+    for (const { keyword, flags, args, line } of stage.instructions) {
+      switch (keyword) {
+        case "WORKDIR":
+          state.workdir = path.posix.resolve(state.workdir, args);
+          mkdirSync(inStage(state, "."), { recursive: true });
+          break;
+        case "COPY":
+          copy(args, flags, state, line);
+          break;
+        case "RUN":
+          expect(execForm(args), `RUN on line ${line} is in shell form`).toBeNull();
+          run(args, state, line);
+          break;
+        case "ENV":
+          for (const [name, value] of envPairs(args)) state.env[name] = value;
+          break;
+        case "USER":
+          state.user = args;
+          break;
+        case "EXPOSE":
+        case "VOLUME":
+        case "HEALTHCHECK":
+        case "CMD":
+          // Run-time settings: checked and used after the replay.
+          break;
+        default:
+          throw new Error(`Dockerfile line ${line}: the replay does not know ${keyword}; teach it, or do without`);
+      }
+    }
+    states.set(stage.name, state);
+  }
+}
+
+/** Every file of a directory tree, relative paths. */
+function filesUnder(directory: string, relative = ""): string[] {
+  return readdirSync(path.join(directory, relative), { withFileTypes: true }).flatMap((entry) => {
+    const file = relative ? `${relative}/${entry.name}` : entry.name;
+    return entry.isDirectory() ? filesUnder(directory, file) : [file];
+  });
+}
+
+beforeAll(async () => {
+  // The Node that replays the image must be the image's Node.
+  expect(`node:${process.versions.node.split(".")[0]}-slim`).toBe(BASE_IMAGE);
+  work = tempDir("portfolio-docker-replay-");
+  const started = Date.now();
+  context = buildContext(developerTree());
+  replay();
+  replayMs = Date.now() - started;
+  const state = states.get(runtime.name)!;
+  const command = execForm(instructions(runtime, "CMD")[0]!.args)!;
+  server = await startServer({
+    cwd: inStage(state, "."),
+    args: command.slice(1),
+    // `docker run -e`: only what the image sets plus what the operator passes. HOST keeps the replay on loopback.
+    env: { PATH: process.env.PATH ?? "", ...mappedEnv(state), HOST: "127.0.0.1", SESSION_SECRET: TEST_SESSION_SECRET },
+  });
+  console.log(`Dockerfile replay: ${replayMs} ms\n  ${log.join("\n  ")}`);
+}, 300_000);
+
+afterAll(async () => {
+  await server?.stop();
+  // Half a gigabyte of stages: never leave it behind.
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("the Dockerfile", () => {
+  it("is multi-stage: dependencies, build, production dependencies, then a slim runtime", () => {
+    expect(stages.map((stage) => `${stage.name} < ${stage.from}`)).toEqual([
+      `deps < ${BASE_IMAGE}`,
+      "build < deps",
+      "prod-deps < deps",
+      `runtime < ${BASE_IMAGE}`,
+    ]);
+    expect(instructions(stages[0]!, "RUN").map((i) => i.args)).toEqual([expect.stringMatching(/^npm ci\b/)]);
+    expect(instructions(stages[1]!, "RUN").map((i) => i.args)).toEqual(["npm run build"]);
+    expect(instructions(stages[2]!, "RUN").map((i) => i.args)).toEqual([
+      expect.stringMatching(/^npm prune --omit=dev\b/),
+    ]);
+  });
+
+  it("runs the server in exec form, in production, as the node user, on port 3000", () => {
+    expect(execForm(instructions(runtime, "CMD")[0]!.args)).toEqual(["node", "server.mjs"]);
+    expect(instructions(runtime, "CMD")).toHaveLength(1);
+    expect(states.get(runtime.name)!.env.NODE_ENV).toBe("production");
+    expect(instructions(runtime, "USER").map((i) => i.args)).toEqual(["node"]);
+    const user = instructions(runtime, "USER")[0]!;
+    expect(user.line).toBeLessThan(instructions(runtime, "CMD")[0]!.line);
+    expect(instructions(runtime, "EXPOSE").map((i) => i.args)).toEqual(["3000"]);
+    expect(states.get(runtime.name)!.env.PORT).toBe("3000");
+  });
+
+  it("keeps DATA_DIR on a volume that belongs to node", () => {
+    const dataDir = states.get(runtime.name)!.env.DATA_DIR!;
+    expect(dataDir).toMatch(/^\//);
+    const volume = instructions(runtime, "VOLUME")[0]!;
+    expect(execForm(volume.args)).toEqual([dataDir]);
+    // Created and handed to node before VOLUME (after it, changes to the path are discarded).
+    const prepare = instructions(runtime, "RUN").find((i) => i.args.includes(dataDir));
+    expect(prepare?.args).toBe(`mkdir -p ${dataDir} && chown node:node ${dataDir}`);
+    expect(prepare!.line).toBeLessThan(volume.line);
+    expect(existsSync(inStage(states.get(runtime.name)!, dataDir))).toBe(true);
+  });
+
+  it("checks its health with Node against /healthz", () => {
+    const [check] = instructions(runtime, "HEALTHCHECK");
+    expect(check?.args.startsWith("CMD ")).toBe(true);
+    expect(execForm(check!.args.slice(4))).toEqual(["node", "scripts/healthcheck.mjs"]);
+    expect(readFileSync(path.join(ROOT, "scripts/healthcheck.mjs"), "utf8")).toContain("/healthz");
+  });
+
+  it("bakes no secret into the image", () => {
+    for (const stage of stages) {
+      for (const { keyword, args } of stage.instructions.filter((i) => ["ENV", "ARG"].includes(i.keyword))) {
+        expect(`${keyword} ${args}`).not.toMatch(/SECRET|KEY|TOKEN|PASSWORD/i);
+      }
+    }
+  });
+});
+
+describe("the build context", () => {
+  it("leaves out secrets, dependencies, builds, data and the repository", () => {
+    const files = filesUnder(context);
+    expect(files).toContain("package-lock.json");
+    expect(files).toContain("app/root.tsx");
+    for (const file of files) {
+      expect(file).not.toMatch(/^(\.env|node_modules\/|build\/|public\/build\/|data\/|\.git\/)/);
+      expect(file).not.toMatch(/\.log$/);
+    }
+  });
+});
+
+describe("the image, replayed", () => {
+  it("holds production dependencies only, the server, the build and public files, and no secret", () => {
+    const app = inStage(states.get(runtime.name)!, ".");
+    for (const kept of [
+      "server.mjs",
+      "package.json",
+      "build/index.js",
+      "public/favicon.svg",
+      "scripts/healthcheck.mjs",
+    ]) {
+      expect(existsSync(path.join(app, kept)), kept).toBe(true);
+    }
+    expect(readdirSync(path.join(app, "public/build")).some((file) => file.startsWith("enhance-"))).toBe(true);
+    for (const production of ["express", "@remix-run/express", "react-dom", "zod"]) {
+      expect(existsSync(path.join(app, "node_modules", production)), production).toBe(true);
+    }
+    // typescript stays: Remix's packages list it as an optional peer, which `npm prune --omit=dev` keeps.
+    for (const development of [
+      "@remix-run/dev",
+      "vitest",
+      "@playwright/test",
+      "esbuild",
+      "tailwindcss",
+      "eslint",
+      "lighthouse",
+      "@electric-sql/pglite",
+    ]) {
+      expect(existsSync(path.join(app, "node_modules", development)), development).toBe(false);
+    }
+    expect(existsSync(path.join(app, "node_modules/stale"))).toBe(false);
+    const ours = filesUnder(app).filter((file) => !file.startsWith("node_modules/"));
+    expect(ours.filter((file) => file.startsWith(".env"))).toEqual([]);
+    for (const file of ours) {
+      expect(readFileSync(path.join(app, file), "latin1"), file).not.toContain(PLANTED_SECRET);
+    }
+  });
+
+  it("serves the home page with the hero", async () => {
+    const response = await fetch(`${server!.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-security-policy")).toContain("'strict-dynamic'");
+    const html = await response.text();
+    expect(html).toMatch(new RegExp(`<h1[^>]*>${owner.name}</h1>`));
+    expect(html).toContain("Days In");
+    const asset = /<script[^>]+src="(\/build\/[^"]+)"/.exec(html)?.[1];
+    expect((await fetch(`${server!.url}${asset}`)).status).toBe(200);
+  });
+
+  it("answers /healthz ok, and its HEALTHCHECK passes", async () => {
+    const response = await fetch(`${server!.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("ok");
+
+    const state = states.get(runtime.name)!;
+    const check = execForm(instructions(runtime, "HEALTHCHECK")[0]!.args.slice(4))!;
+    const port = new URL(server!.url).port;
+    const healthcheck = (env: Record<string, string>) =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, check.slice(1), {
+          cwd: inStage(state, "."),
+          env: childEnv({ PATH: process.env.PATH ?? "", ...mappedEnv(state), ...env }),
+          stdio: "ignore",
+        });
+        child.once("exit", (code) => resolve(code));
+      });
+    expect(await healthcheck({ PORT: port, HOST: "127.0.0.1" })).toBe(0);
+    // And it can fail: nothing listens on a free port.
+    expect(await healthcheck({ PORT: String(await freePort()), HOST: "127.0.0.1" })).toBe(1);
+  });
+
+  it("stops cleanly on SIGTERM", async () => {
+    expect(await server!.stop()).toEqual({ code: 0, signal: null });
+  });
+});
