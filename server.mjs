@@ -59,17 +59,6 @@ const openResponses = new Set();
 
 const app = express();
 app.disable("x-powered-by");
-app.use((_req, res, next) => {
-  // A request that arrives on an open connection during shutdown is still answered, then its connection closes.
-  if (shuttingDown) res.setHeader("Connection", "close");
-  openResponses.add(res);
-  res.once("close", () => {
-    openResponses.delete(res);
-    // Keep-alive would hold the connection (and so the shutdown) open until the grace period ends.
-    if (shuttingDown) setImmediate(() => server.closeIdleConnections());
-  });
-  next();
-});
 // With a proxy in front, req.protocol (and so the request URL Remix sees, and HSTS) follows its X-Forwarded-Proto.
 // One hop: the proxy's own entry, as clientAddress below.
 app.set("trust proxy", env.TRUST_PROXY ? 1 : false);
@@ -142,7 +131,23 @@ const homePage = createHomePageCache({
   toastCookieName: hooks.toastCookieName,
   isHttps,
 });
-const server = http.createServer((req, res) => homePage(req, res, () => app(req, res)));
+/** @param {import("node:http").ServerResponse} res */
+function trackResponse(res) {
+  // A request that arrives on an open connection during shutdown is still answered, then its connection closes.
+  if (shuttingDown) res.setHeader("Connection", "close");
+  openResponses.add(res);
+  res.once("close", () => {
+    openResponses.delete(res);
+    // Keep-alive would hold the connection (and so the shutdown) open until the grace period ends.
+    if (shuttingDown) setImmediate(() => server.closeIdleConnections());
+  });
+}
+
+const server = http.createServer((req, res) => {
+  // Every response is tracked, the cached home page's too, so a shutdown waits for it and closes its connection.
+  trackResponse(res);
+  homePage(req, res, () => app(req, res));
+});
 server.keepAliveTimeout = 65_000;
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();

@@ -132,9 +132,8 @@ describe("graceful shutdown", () => {
     expect(Date.now() - signalledAt).toBeLessThan(EXIT_BOUND_MS);
   });
 
-  // TODO(merge with the newsletter issue): unskip once the `_index` action and the SQLite store are on this branch.
-  // It holds a subscription open by sending its body slowly, SIGTERMs mid-body, and checks the address is stored.
-  it.skip("completes a subscription whose body is still arriving, and the address is still there after a restart", async () => {
+  // A subscription whose body is sent slowly is held open across the SIGTERM; the address must be stored.
+  it("completes a subscription whose body is still arriving, and the address is still there after a restart", async () => {
     const dataDir = tempDir("portfolio-shutdown-data-");
     const email = "shutdown-test@example.com";
     const body = `email=${encodeURIComponent(email)}`;
