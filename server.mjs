@@ -24,16 +24,15 @@ if (existsSync(envFile)) {
 }
 
 if (!existsSync(buildPath)) {
-  console.log("No production build found: running `remix build` first.");
-  const result = spawnSync(
-    process.execPath,
+  console.log("No production build found: building first (the same steps as `npm run build`).");
+  const steps = [
     [path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"],
-    {
-      stdio: "inherit",
-      cwd: root,
-    },
-  );
-  if (result.status !== 0) process.exit(result.status ?? 1);
+    [path.join(root, "scripts", "build-enhance.mjs")],
+  ];
+  for (const args of steps) {
+    const result = spawnSync(process.execPath, args, { stdio: "inherit", cwd: root });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+  }
 }
 
 /** @type {import("@remix-run/node").ServerBuild} */

@@ -22,7 +22,7 @@ export function Hero({ daysIn, daysLeft, latestPost, newsletterDialogId }: HeroP
             width={owner.photo.width}
             height={owner.photo.height}
             alt={owner.photo.alt}
-            fetchPriority="high"
+            fetchpriority="high"
             decoding="async"
             className="h-32 w-32 rounded-full border-4 border-white object-cover shadow-lg sm:h-40 sm:w-40"
           />
