@@ -9,7 +9,7 @@ import {
   SOMETHING_WENT_WRONG_TOAST,
   SUBSCRIBED_TOAST,
 } from "~/lib/newsletter-messages";
-import { startServer, type ServerProcess } from "../support/server-process";
+import { startServer, type ServerProcess } from "../support/production-server";
 import { expect, test } from "./fixtures";
 
 let sequence = 0;
@@ -116,7 +116,9 @@ test.describe("newsletter sign-up", () => {
     let dataDir: string;
     test.beforeAll(async () => {
       dataDir = mkdtempSync(path.join(tmpdir(), "portfolio-e2e-limited-"));
-      limited = await startServer({ SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "1", TRUST_PROXY: "true", DATA_DIR: dataDir });
+      limited = await startServer({
+        env: { SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "1", TRUST_PROXY: "true", DATA_DIR: dataDir },
+      });
     });
     test.afterAll(async () => {
       await limited?.stop();

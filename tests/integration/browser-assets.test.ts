@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseEnv } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ProductionServer, startProductionServer } from "../support/production-server";
+import { type ServerProcess, startServer } from "../support/production-server";
 import { FAKE_ANON_KEY, startStubSupabase, type StubSupabase } from "../support/stub-supabase";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -84,11 +84,11 @@ describe("browser assets (public/)", () => {
 
 describe("rendered pages", () => {
   let stub: StubSupabase;
-  let server: ProductionServer;
+  let server: ServerProcess;
 
   beforeAll(async () => {
     stub = await startStubSupabase();
-    server = await startProductionServer({ SUPABASE_URL: stub.url, SUPABASE_ANON_KEY: stub.anonKey });
+    server = await startServer({ env: { SUPABASE_URL: stub.url, SUPABASE_ANON_KEY: stub.anonKey } });
   });
 
   afterAll(async () => {

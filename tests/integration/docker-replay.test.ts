@@ -13,13 +13,13 @@ import { owner } from "~/content/site";
 import { type Stage, dockerIgnores, envPairs, execForm, parseDockerfile } from "../support/dockerfile";
 import {
   ROOT,
-  type RunningServer,
+  type ServerProcess,
   TEST_SESSION_SECRET,
   childEnv,
   freePort,
   startServer,
   tempDir,
-} from "../support/server-process-harness";
+} from "../support/production-server";
 
 const BASE_IMAGE = "node:24-slim";
 const PLANTED_SECRET = "planted-secret-that-must-never-reach-the-image-4242";
@@ -39,7 +39,7 @@ interface StageState {
 let work: string;
 let context: string;
 let states: Map<string, StageState>;
-let server: RunningServer | undefined;
+let server: ServerProcess | undefined;
 let replayMs = 0;
 const log: string[] = [];
 
@@ -212,8 +212,15 @@ beforeAll(async () => {
   server = await startServer({
     cwd: inStage(state, "."),
     args: command.slice(1),
-    // `docker run -e`: only what the image sets plus what the operator passes. HOST keeps the replay on loopback.
-    env: { PATH: process.env.PATH ?? "", ...mappedEnv(state), HOST: "127.0.0.1", SESSION_SECRET: TEST_SESSION_SECRET },
+    // `docker run -e`: only what the image sets plus what the operator passes. HOST and PORT keep the replay on
+    // loopback and off the image's port 3000, which another test run may hold.
+    env: {
+      PATH: process.env.PATH ?? "",
+      ...mappedEnv(state),
+      HOST: "127.0.0.1",
+      PORT: String(await freePort()),
+      SESSION_SECRET: TEST_SESSION_SECRET,
+    },
   });
   console.log(`Dockerfile replay: ${replayMs} ms\n  ${log.join("\n  ")}`);
 }, 300_000);

@@ -2,12 +2,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, type RunningServer, startServer } from "../support/server-process-harness";
+import { ROOT, type ServerProcess, startServer } from "../support/production-server";
 
 const HSTS = "max-age=63072000";
 
-let proxied: RunningServer; // TRUST_PROXY=true: behind a TLS-terminating proxy, as in the README's deployment
-let direct: RunningServer; // TRUST_PROXY=false, ALLOW_INDEXING=false: a staging copy reached directly
+let proxied: ServerProcess; // TRUST_PROXY=true: behind a TLS-terminating proxy, as in the README's deployment
+let direct: ServerProcess; // TRUST_PROXY=false, ALLOW_INDEXING=false: a staging copy reached directly
 
 beforeAll(async () => {
   [proxied, direct] = await Promise.all([
@@ -20,7 +20,7 @@ afterAll(async () => {
   await Promise.all([proxied?.stop(), direct?.stop()]);
 });
 
-const get = (server: RunningServer, pathname: string, init: RequestInit = {}) =>
+const get = (server: ServerProcess, pathname: string, init: RequestInit = {}) =>
   fetch(server.url + pathname, { redirect: "manual", ...init });
 
 function cspDirectives(response: Response): Map<string, string> {

@@ -1,81 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ServerProcess, startServer } from "../support/production-server";
 import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
 
 // Page views against the production server (`node server.mjs` on the last `npm run build`), with the real
 // supabase-js client calling the stub over HTTP.
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const CARD = 'data-testid="latest-post"';
 
-interface AppServer {
-  url: string;
-  output: () => string;
-  stop: () => Promise<void>;
-}
+const startApp = (stub: StubSupabase, env: Record<string, string>) =>
+  startServer({ env: { SUPABASE_URL: stub.url, SUPABASE_ANON_KEY: stub.anonKey, ...env } });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function startApp(stub: StubSupabase, env: Record<string, string>): Promise<AppServer> {
-  if (!existsSync(path.join(root, "build", "index.js"))) throw new Error("No build: run `npm run build` first.");
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "portfolio-latest-"));
-  let output = "";
-  const child: ChildProcess = spawn(process.execPath, ["server.mjs"], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      SESSION_SECRET: "latest-post-test-secret-that-is-long-enough-0123",
-      DATA_DIR: dataDir,
-      SUPABASE_URL: stub.url,
-      SUPABASE_ANON_KEY: stub.anonKey,
-      SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "0",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    const ready = await fetch(`${url}/robots.txt`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function view(app: AppServer): Promise<{ html: string; ms: number; status: number }> {
+async function view(app: ServerProcess): Promise<{ html: string; ms: number; status: number }> {
   const start = performance.now();
   const response = await fetch(`${app.url}/`);
   const html = await response.text();
@@ -83,7 +17,7 @@ async function view(app: AppServer): Promise<{ html: string; ms: number; status:
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-const failureLines = (app: AppServer) => app.output().match(/Failed to fetch tweet[^\n]*/g) ?? [];
+const failureLines = (app: ServerProcess) => app.output().match(/Failed to fetch tweet[^\n]*/g) ?? [];
 
 let stub: StubSupabase;
 
@@ -97,8 +31,8 @@ afterAll(async () => {
 
 describe("home page with the cache on (TTL 300 s)", () => {
   // Two servers, each with its own cold cache; they share the stub, so their tests run one after the other.
-  let first: AppServer;
-  let second: AppServer;
+  let first: ServerProcess;
+  let second: ServerProcess;
 
   beforeAll(async () => {
     [first, second] = await Promise.all([
@@ -136,7 +70,7 @@ describe("home page with the cache on (TTL 300 s)", () => {
 
 describe("home page with the cache off (TTL 0), timeout 300 ms", () => {
   const TIMEOUT_MS = 300;
-  let app: AppServer;
+  let app: ServerProcess;
 
   beforeAll(async () => {
     app = await startApp(stub, {

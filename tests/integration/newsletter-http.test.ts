@@ -2,27 +2,32 @@
  * The sign-up against the production server over HTTP (`node server.mjs` on the build): what a visitor without
  * JavaScript does, many at once. Needs `npm run build` first (`npm test` does it).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALREADY_SUBSCRIBED_TOAST, SOMETHING_WENT_WRONG_TOAST, SUBSCRIBED_TOAST } from "~/lib/newsletter";
 import { getHome, postForm, subscribe, type PageToast } from "../support/newsletter-http";
-import { freePort, startServer, startServerExpectingFailure, type ServerProcess } from "../support/server-process";
+import {
+  freePort,
+  type ServerProcess,
+  startServer,
+  startServerExpectingFailure,
+  tempDir,
+} from "../support/production-server";
 import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
 
 const dirs: string[] = [];
 const servers: ServerProcess[] = [];
 
-function tempDir() {
-  const dir = mkdtempSync(path.join(tmpdir(), "newsletter-http-"));
+function scratchDir() {
+  const dir = tempDir("newsletter-http-");
   dirs.push(dir);
   return dir;
 }
 
 async function start(env: Record<string, string>) {
-  const server = await startServer(env);
+  const server = await startServer({ env });
   servers.push(server);
   return server;
 }
@@ -64,7 +69,7 @@ describe("the sign-up over HTTP, embedded store", () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = tempDir();
+    dataDir = scratchDir();
     server = await start({ DATA_DIR: dataDir });
   });
 
@@ -229,7 +234,7 @@ describe("the sign-up over HTTP, embedded store", () => {
   });
 
   it("still knows the address after a restart on the same DATA_DIR (and shuts down cleanly)", async () => {
-    expect(await server.stop()).toBe(0);
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
     expect(server.output()).toContain("Shut down cleanly.");
     const restarted = await start({ DATA_DIR: dataDir });
     expect(await subscribe(restarted.url, "SAME@example.com")).toMatchObject({
@@ -245,7 +250,7 @@ describe("the sign-up over HTTP, embedded store", () => {
 
 describe("the sign-up over HTTP, rate limited", () => {
   it("refuses the third post in a minute from one client with 'Something went wrong' and stores nothing", async () => {
-    const dataDir = tempDir();
+    const dataDir = scratchDir();
     const server = await start({ DATA_DIR: dataDir, SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "2" });
     expect(await subscribe(server.url, "first@example.com")).toMatchObject({ type: "success" });
     expect(await subscribe(server.url, "second@example.com")).toMatchObject({ type: "success" });
@@ -259,7 +264,7 @@ describe("the sign-up over HTTP, rate limited", () => {
   });
 
   it("counts X-Forwarded-For clients apart only when TRUST_PROXY is set", async () => {
-    const trusting = await start({ DATA_DIR: tempDir(), SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "1", TRUST_PROXY: "true" });
+    const trusting = await start({ DATA_DIR: scratchDir(), SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "1", TRUST_PROXY: "true" });
     const viaProxy = (email: string, client: string) =>
       postForm(trusting.url, new URLSearchParams({ email }), {
         "Content-Type": "application/x-www-form-urlencoded",
@@ -269,7 +274,7 @@ describe("the sign-up over HTTP, rate limited", () => {
     expect((await viaProxy("x2@example.com", "203.0.113.2")).toast).toMatchObject({ type: "success" });
     expect((await viaProxy("x3@example.com", "203.0.113.1")).toast).toMatchObject({ type: "error" });
 
-    const direct = await start({ DATA_DIR: tempDir(), SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "1" });
+    const direct = await start({ DATA_DIR: scratchDir(), SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "1" });
     const spoofing = (email: string, client: string) =>
       postForm(direct.url, new URLSearchParams({ email }), {
         "Content-Type": "application/x-www-form-urlencoded",
@@ -287,7 +292,7 @@ describe("the sign-up over HTTP, Supabase store (stub PostgREST)", () => {
 
   beforeAll(async () => {
     stub = await startStubSupabase();
-    dataDir = tempDir();
+    dataDir = scratchDir();
     server = await start({ SUPABASE_URL: stub.url, SUPABASE_ANON_KEY: stub.anonKey, DATA_DIR: dataDir });
   });
 
@@ -326,7 +331,7 @@ describe("the sign-up over HTTP, Supabase store (stub PostgREST)", () => {
     const unreachable = await start({
       SUPABASE_URL: `http://127.0.0.1:${await freePort()}`,
       SUPABASE_ANON_KEY: stub.anonKey,
-      DATA_DIR: tempDir(),
+      DATA_DIR: scratchDir(),
     });
     expect(await subscribe(unreachable.url, "nobody-home@example.com")).toMatchObject({
       message: SOMETHING_WENT_WRONG_TOAST.message,
@@ -337,11 +342,11 @@ describe("the sign-up over HTTP, Supabase store (stub PostgREST)", () => {
 
 describe("start-up with an unusable DATA_DIR", () => {
   it("stops with a message naming DATA_DIR instead of failing sign-ups later", async () => {
-    const blocker = path.join(tempDir(), "a-file");
+    const blocker = path.join(scratchDir(), "a-file");
     writeFileSync(blocker, "");
-    const { code, output } = await startServerExpectingFailure({ DATA_DIR: path.join(blocker, "data") });
-    expect(code).toBe(1);
-    expect(output).toMatch(/DATA_DIR ".*a-file\/data" cannot hold the newsletter database/);
-    expect(output).not.toContain("Portfolio listening");
+    const { exit, output } = await startServerExpectingFailure({ env: { DATA_DIR: path.join(blocker, "data") } });
+    expect(exit.code).toBe(1);
+    expect(output()).toMatch(/DATA_DIR ".*a-file\/data" cannot hold the newsletter database/);
+    expect(output()).not.toContain("Portfolio listening");
   });
 });

@@ -2,12 +2,12 @@
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOAST_COOKIE_NAME } from "~/toast.server";
-import { type ProductionServer, startProductionServer } from "../support/production-server";
+import { type ServerProcess, startServer } from "../support/production-server";
 
-let server: ProductionServer;
+let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startProductionServer();
+  server = await startServer();
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSupabaseStore } from "~/stores/supabase.server";
-import { freePort } from "../support/server-process";
+import { freePort } from "../support/production-server";
 import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
 
 // Short, so the time-box cases stay fast; the stub's delays are chosen well beyond it.
