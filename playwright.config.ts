@@ -35,6 +35,31 @@ const chromium = {
   },
 };
 
+/** A production server of ours on `port`, with its own data folder. */
+function appServer(
+  port: string | undefined,
+  dataDir: string | undefined,
+  env: Record<string, string | undefined> = {},
+) {
+  return {
+    command: "node server.mjs",
+    url: `http://127.0.0.1:${port}/robots.txt`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
+    env: {
+      NODE_ENV: "production",
+      PORT: port ?? "",
+      HOST: "127.0.0.1",
+      SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
+      DATA_DIR: dataDir ?? "",
+      SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "0",
+      ...env,
+    } as Record<string, string>,
+  };
+}
+
 export default defineConfig({
   testDir: "tests/e2e",
   // One worker: the servers (and the stub's scripted answers) are shared by every test.
@@ -43,29 +68,15 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   timeout: 30_000,
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  reporter: "list",
   use: { baseURL, trace: "retain-on-failure" },
   projects: [
     { name: "js-on", use: { ...chromium, javaScriptEnabled: true } },
     { name: "js-off", use: { ...chromium, javaScriptEnabled: false } },
   ],
   webServer: [
-    {
-      command: "node server.mjs",
-      url: `${baseURL}/robots.txt`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: "pipe",
-      stderr: "pipe",
-      env: {
-        NODE_ENV: "production",
-        PORT: process.env.E2E_PORT,
-        HOST: "127.0.0.1",
-        SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
-        DATA_DIR: process.env.E2E_DATA_DIR,
-        SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "0",
-      },
-    },
+    // The embedded-store server (no Supabase): what `npm start` gives a fresh machine.
+    appServer(process.env.E2E_PORT, process.env.E2E_DATA_DIR),
     {
       command: "node tests/support/stub-supabase-main.ts",
       url: `${process.env.E2E_STUB_URL}/__stub/state`,
@@ -79,26 +90,13 @@ export default defineConfig({
         STUB_ANON_KEY: process.env.E2E_STUB_ANON_KEY,
       },
     },
-    {
-      command: "node server.mjs",
-      url: `${process.env.E2E_SUPABASE_URL}/robots.txt`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: "pipe",
-      stderr: "pipe",
-      env: {
-        NODE_ENV: "production",
-        PORT: process.env.E2E_SUPABASE_PORT,
-        HOST: "127.0.0.1",
-        SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
-        DATA_DIR: process.env.E2E_SUPABASE_DATA_DIR,
-        SUPABASE_URL: process.env.E2E_STUB_URL,
-        SUPABASE_ANON_KEY: process.env.E2E_STUB_ANON_KEY,
-        // Every view asks the stub, so each test's scripted answer is what the page shows.
-        LATEST_POST_TTL_SECONDS: "0",
-        LATEST_POST_FAILURE_TTL_SECONDS: "0",
-        SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "0",
-      },
-    },
+    // The same app configured with the stub Supabase; every view asks the stub, so each test's scripted answer is
+    // what the page shows.
+    appServer(process.env.E2E_SUPABASE_PORT, process.env.E2E_SUPABASE_DATA_DIR, {
+      SUPABASE_URL: process.env.E2E_STUB_URL,
+      SUPABASE_ANON_KEY: process.env.E2E_STUB_ANON_KEY,
+      LATEST_POST_TTL_SECONDS: "0",
+      LATEST_POST_FAILURE_TTL_SECONDS: "0",
+    }),
   ],
 });
