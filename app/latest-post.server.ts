@@ -1,4 +1,5 @@
-import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { createServerSupabaseClient } from "~/supabase-client.server";
 import { env } from "~/env.server";
 import { createSwrCache, type SwrCache } from "~/lib/swr-cache";
 
@@ -38,10 +39,7 @@ export function createLatestPostSource(options: LatestPostSourceOptions): Latest
   if (!supabaseUrl || !anonKey) {
     return { get: async () => null, snapshot: () => ({ post: null, settled: true }) };
   }
-  // One client for the life of the process. It is server-side and anonymous: nothing to persist or refresh.
-  const client = createClient(supabaseUrl, anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-  });
+  const client = createServerSupabaseClient(supabaseUrl, anonKey);
   const log = options.log ?? ((line: string) => console.error(line));
   const cache: SwrCache<LatestPost> = createSwrCache({
     fetch: () => fetchLatestPost(client, options.timeoutMs, log),

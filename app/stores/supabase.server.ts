@@ -1,4 +1,4 @@
-import { createClient } from "@supabase/supabase-js";
+import { createServerSupabaseClient } from "~/supabase-client.server";
 import { maskEmail } from "~/lib/mask-email";
 import { describeCause, type SubscribeOutcome, type SubscriberStore } from "~/stores/types";
 
@@ -31,10 +31,7 @@ class TimeBoxError extends Error {
 }
 
 export function createSupabaseStore({ url, anonKey, timeoutMs = SUPABASE_TIMEOUT_MS }: SupabaseStoreOptions) {
-  // One client for the process; it never signs in, so nothing is persisted or refreshed.
-  const client = createClient(url, anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-  });
+  const client = createServerSupabaseClient(url, anonKey);
 
   const store: SubscriberStore & { kind: "supabase" } = {
     kind: "supabase",
