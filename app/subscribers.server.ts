@@ -1,4 +1,4 @@
-import { env, EnvError, supabaseConfigured } from "~/env.server";
+import { env, EnvError } from "~/env.server";
 import { registerHealthCheck } from "~/lib/health.server";
 import { onShutdown } from "~/lib/shutdown.server";
 import { describeCause, type SubscriberStore } from "~/stores/types";
@@ -12,7 +12,7 @@ export type { SubscribeOutcome, SubscriberStore } from "~/stores/types";
  * SQLite file under DATA_DIR. A DATA_DIR that cannot be written stops start-up with a message naming it.
  */
 function startSubscriberStore(): SubscriberStore {
-  if (supabaseConfigured && env.SUPABASE_URL && env.SUPABASE_ANON_KEY) {
+  if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY) {
     return createSupabaseStore({ url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY });
   }
   let store;

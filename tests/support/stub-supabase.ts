@@ -176,16 +176,21 @@ export function parseInsertBehaviour(value: unknown): InsertBehaviour {
       return { kind: "error", status: optionalStatus(value), body, ...delay };
     }
     case "non-json":
-      return {
-        kind: "non-json",
-        status: optionalStatus(value),
-        body: optionalString(value, "body"),
-        contentType: optionalString(value, "contentType"),
-        ...delay,
-      };
+      return nonJsonBehaviour(value, delay);
     default:
       throw new BehaviourError(`unknown insert behaviour kind: ${String(value.kind)}`);
   }
+}
+
+/** The "non-json" behaviour is the same for both endpoints: a status, a body and a content type that is not JSON. */
+function nonJsonBehaviour(value: Record<string, unknown>, delay: { delayMs?: number }) {
+  return {
+    kind: "non-json" as const,
+    status: optionalStatus(value),
+    body: optionalString(value, "body"),
+    contentType: optionalString(value, "contentType"),
+    ...delay,
+  };
 }
 
 export function parseFunctionBehaviour(value: unknown): FunctionBehaviour {
@@ -203,13 +208,7 @@ export function parseFunctionBehaviour(value: unknown): FunctionBehaviour {
     case "http-error":
       return { kind: "http-error", status: optionalStatus(value), body: value.body, ...delay };
     case "non-json":
-      return {
-        kind: "non-json",
-        status: optionalStatus(value),
-        body: optionalString(value, "body"),
-        contentType: optionalString(value, "contentType"),
-        ...delay,
-      };
+      return nonJsonBehaviour(value, delay);
     case "hang":
       return { kind: "hang" };
     default:
