@@ -28,11 +28,11 @@ const HSTS = "strict-transport-security";
  *   build: import("@remix-run/node").ServerBuild,
  *   mode: string,
  *   homePageCacheKey: (now: Date) => string | null,
- *   toastCookieName: string,
+ *   flashCookieNames: string[],
  *   isHttps: (req: import("node:http").IncomingMessage) => boolean,
  * }} options
  */
-export function createHomePageCache({ build, mode, homePageCacheKey, toastCookieName, isHttps }) {
+export function createHomePageCache({ build, mode, homePageCacheKey, flashCookieNames, isHttps }) {
   const render = createRequestHandler(build, mode);
   /** @type {Entry | null} Only the current key's entry is kept: the cache never grows. */
   let entry = null;
@@ -59,8 +59,10 @@ export function createHomePageCache({ build, mode, homePageCacheKey, toastCookie
   /** @param {string} key @returns {Promise<Entry | null>} */
   async function fill(key) {
     // A request with no cookie and no query: whatever the app answers to it is what every anonymous visitor gets.
+    // `sharedPage`: rendered without a nonce, its CSP lists its inline scripts' hashes (no nonce shared by visitors).
     const response = await render(new Request("https://localhost/", { headers: { accept: "text/html" } }), {
       clientAddress: "home-page-cache",
+      sharedPage: true,
     });
     const body = Buffer.from(await response.arrayBuffer());
     if (response.status !== 200 || response.headers.has("set-cookie")) {
@@ -85,7 +87,11 @@ export function createHomePageCache({ build, mode, homePageCacheKey, toastCookie
    * @param {() => void} next
    */
   return function handleHomePage(req, res, next) {
-    if ((req.method !== "GET" && req.method !== "HEAD") || req.url !== "/" || hasCookie(req, toastCookieName)) {
+    if (
+      (req.method !== "GET" && req.method !== "HEAD") ||
+      req.url !== "/" ||
+      flashCookieNames.some((name) => hasCookie(req, name))
+    ) {
       return next();
     }
     let key;

@@ -24,15 +24,10 @@ if (existsSync(envFile)) {
 }
 
 if (!existsSync(buildPath)) {
-  console.log("No production build found: building first (the same steps as `npm run build`).");
-  const steps = [
-    [path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"],
-    [path.join(root, "scripts", "build-enhance.mjs")],
-  ];
-  for (const args of steps) {
-    const result = spawnSync(process.execPath, args, { stdio: "inherit", cwd: root });
-    if (result.status !== 0) process.exit(result.status ?? 1);
-  }
+  console.log("No production build found: building first (the same as `npm run build`).");
+  const cli = path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js");
+  const result = spawnSync(process.execPath, [cli, "build"], { stdio: "inherit", cwd: root });
+  if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 /** @type {import("@remix-run/node").ServerBuild} */
@@ -127,7 +122,7 @@ const homePage = createHomePageCache({
   build,
   mode: env.NODE_ENV,
   homePageCacheKey: hooks.homePageCacheKey,
-  toastCookieName: hooks.toastCookieName,
+  flashCookieNames: hooks.flashCookieNames,
   isHttps,
 });
 /** @param {import("node:http").ServerResponse} res */

@@ -1,14 +1,22 @@
 import { PassThrough } from "node:stream";
-import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import type { Env } from "~/env.server";
 import { env } from "~/env.server";
 import { homePageCacheKey } from "~/home-page-cache.server";
+import { inlineStylesheet } from "~/inline-stylesheet.server";
+import { InlineStylesheetContext } from "~/lib/inline-stylesheet";
 import { NonceContext } from "~/lib/nonce";
 import { runShutdownHooks } from "~/lib/shutdown.server";
-import { createNonce, resourceHeaders, securityHeaders } from "~/security-headers.server";
-import { TOAST_COOKIE_NAME } from "~/toast.server";
+import {
+  type ScriptPolicy,
+  createNonce,
+  inlineScriptHashes,
+  resourceHeaders,
+  securityHeaders,
+} from "~/security-headers.server";
+import { FLASH_COOKIE_NAMES } from "~/toast.server";
 
 /** What our production server (server.mjs) uses from the build, besides the request handler. */
 export interface ServerHooks {
@@ -16,8 +24,8 @@ export interface ServerHooks {
   onShutdown: () => Promise<void>;
   /** The anonymous home page's cache key at `now`, or null when it must be rendered (server.mjs's page cache). */
   homePageCacheKey: (now: Date) => string | null;
-  /** A request carrying this cookie may have a toast to show: it is never answered from the page cache. */
-  toastCookieName: string;
+  /** A request carrying one of these cookies may have a toast to show: it is never answered from the page cache. */
+  flashCookieNames: string[];
   /** Headers for the static files server.mjs serves itself; `https` as Express sees it (TRUST_PROXY-aware). */
   staticHeaders: (https: boolean) => Record<string, string>;
 }
@@ -26,7 +34,13 @@ export interface ServerHooks {
 export { env };
 export const onShutdown = runShutdownHooks;
 export { homePageCacheKey };
-export const toastCookieName = TOAST_COOKIE_NAME;
+export const flashCookieNames = FLASH_COOKIE_NAMES;
+
+/**
+ * The load context server.mjs's page cache renders with: a page that many visitors will get. It is rendered without a
+ * nonce, and its CSP allows its inline scripts by hash (docs/decisions/006-page-cache-and-csp.md).
+ */
+export const SHARED_PAGE_CONTEXT = "sharedPage";
 export const staticHeaders = resourceHeaders;
 
 const RENDER_TIMEOUT_MS = 5_000;
@@ -36,23 +50,28 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext,
 ) {
-  const nonce = createNonce();
+  const shared = (loadContext as Record<string, unknown>)[SHARED_PAGE_CONTEXT] === true;
+  const nonce = shared ? undefined : createNonce();
   // The whole document is rendered before it is sent: the page has no deferred data, so visitors with and without
   // JavaScript get the same complete HTML.
   const html = await renderDocument(
     <NonceContext.Provider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_TIMEOUT_MS} nonce={nonce} />
+      <InlineStylesheetContext.Provider value={inlineStylesheet?.css ?? null}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_TIMEOUT_MS} nonce={nonce} />
+      </InlineStylesheetContext.Provider>
     </NonceContext.Provider>,
   );
+  const scripts: ScriptPolicy = nonce ? { nonce } : { inlineScriptHashes: inlineScriptHashes(html) };
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "no-cache");
-  for (const [name, value] of Object.entries(securityHeaders(nonce, request))) responseHeaders.set(name, value);
+  for (const [name, value] of Object.entries(securityHeaders(scripts, request))) responseHeaders.set(name, value);
   return new Response(html, { status: responseStatusCode, headers: responseHeaders });
 }
 
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
-  for (const [name, value] of Object.entries(securityHeaders(createNonce(), request))) {
+  for (const [name, value] of Object.entries(securityHeaders({ nonce: createNonce() }, request))) {
     if (!response.headers.has(name)) response.headers.set(name, value);
   }
   return response;

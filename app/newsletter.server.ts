@@ -5,9 +5,11 @@ import { maskEmail } from "~/lib/mask-email";
 import {
   ALREADY_SUBSCRIBED_TOAST,
   EMAIL_INVALID_MESSAGE,
+  EMAIL_MAX_LENGTH,
   EMAIL_TOO_LONG_MESSAGE,
   HONEYPOT_FIELD,
   invalidEmailToast,
+  NEWSLETTER_FORM_ID,
   SOMETHING_WENT_WRONG_TOAST,
   SUBSCRIBED_TOAST,
   subscribeSchema,
@@ -15,7 +17,10 @@ import {
 import { readForm } from "~/lib/read-form.server";
 import { subscribeRateLimiter, type RateLimiter } from "~/rate-limit.server";
 import { subscriberStore, type SubscribeOutcome, type SubscriberStore } from "~/subscribers.server";
-import { redirectWithToast } from "~/toast.server";
+import { type FormReply, redirectWithToast } from "~/toast.server";
+
+/** What the dialog needs to know of a sign-up: "subscribed" closes it, anything else keeps it open. */
+export type NewsletterOutcome = SubscribeOutcome | "invalid";
 
 const OUTCOME_TOASTS: Record<SubscribeOutcome, ToastView> = {
   subscribed: SUBSCRIBED_TOAST,
@@ -36,8 +41,8 @@ export function clientAddressOf(context: AppLoadContext): string {
 
 /**
  * The newsletter form's action. Every outcome, even a rejected or oversized post, answers with a redirect to "/"
- * carrying the toast (post/redirect/get), so a visitor without JavaScript sees it after the reload, and the
- * enhancement script reads it from the same page.
+ * carrying the toast and Conform's reply (post/redirect/get): a visitor without JavaScript sees the toast after the
+ * reload, and with JavaScript Remix follows the redirect and revalidates the root loader, which reads the same flash.
  */
 export async function subscribeAction(
   request: Request,
@@ -45,9 +50,9 @@ export async function subscribeAction(
   { store, limiter }: Dependencies = { store: subscriberStore, limiter: subscribeRateLimiter },
 ): Promise<Response> {
   try {
-    const toast = await decide(request, clientAddressOf(context), store, limiter);
-    if (toast === "far-too-large") return new Response("Payload Too Large", { status: 413 });
-    return await redirectWithToast("/", toast);
+    const decision = await decide(request, clientAddressOf(context), store, limiter);
+    if (decision === "far-too-large") return new Response("Payload Too Large", { status: 413 });
+    return await redirectWithToast("/", decision.toast, decision.formReply);
   } catch (error) {
     // A visitor always gets a page: an unexpected error is logged and shown as the generic failure.
     console.error("Newsletter: the sign-up failed unexpectedly:", error);
@@ -55,12 +60,29 @@ export async function subscribeAction(
   }
 }
 
+interface Decision {
+  toast: ToastView;
+  formReply: FormReply<NewsletterOutcome>;
+}
+
+const reply = (outcome: NewsletterOutcome, result: FormReply["reply"]): FormReply<NewsletterOutcome> => ({
+  form: NEWSLETTER_FORM_ID,
+  outcome,
+  reply: result,
+});
+
+/** An address rejected before Conform saw it (a body too large or not a form): the field's error, no value kept. */
+const rejected = (message: string): Decision => ({
+  toast: invalidEmailToast(message),
+  formReply: reply("invalid", { status: "error", error: { email: [message] } }),
+});
+
 async function decide(
   request: Request,
   client: string,
   store: SubscriberStore,
   limiter: RateLimiter,
-): Promise<ToastView | "far-too-large"> {
+): Promise<Decision | "far-too-large"> {
   const read = await readForm(request);
   switch (read.kind) {
     case "far-too-large":
@@ -68,9 +90,9 @@ async function decide(
       return "far-too-large";
     case "too-large":
       // Only the address can be long in this form, so an oversized body is an address that is too long.
-      return invalidEmailToast(EMAIL_TOO_LONG_MESSAGE);
+      return rejected(EMAIL_TOO_LONG_MESSAGE);
     case "not-a-form":
-      return invalidEmailToast(EMAIL_INVALID_MESSAGE);
+      return rejected(EMAIL_INVALID_MESSAGE);
   }
   const { form } = read;
 
@@ -78,21 +100,27 @@ async function decide(
   if (honeypot !== null && honeypot !== "") {
     // A bot filled in the hidden field: it is told it succeeded, so it has nothing to learn, and nothing is stored.
     console.warn(`Newsletter: honeypot filled by ${client}; nothing stored.`);
-    return SUBSCRIBED_TOAST;
-  }
-
-  if (!limiter.hit(client)) {
-    console.warn(`Newsletter: rate limit reached by ${client}; nothing stored.`);
-    return SOMETHING_WENT_WRONG_TOAST;
+    return { toast: SUBSCRIBED_TOAST, formReply: reply("subscribed", { initialValue: null }) };
   }
 
   const submission = parseWithZod(form, { schema: subscribeSchema });
+  // The reply travels in a cookie: an address longer than any valid one is not sent back (the browser's maxlength
+  // stops people long before; only a hand-made post gets here).
+  const hideFields = String(form.get("email") ?? "").length > EMAIL_MAX_LENGTH ? ["email"] : [];
+
+  if (!limiter.hit(client)) {
+    console.warn(`Newsletter: rate limit reached by ${client}; nothing stored.`);
+    return { toast: SOMETHING_WENT_WRONG_TOAST, formReply: reply("failed", submission.reply({ hideFields })) };
+  }
+
   if (submission.status !== "success") {
     const firstIssue = submission.error?.email?.[0] ?? EMAIL_INVALID_MESSAGE;
-    return invalidEmailToast(firstIssue);
+    return { toast: invalidEmailToast(firstIssue), formReply: reply("invalid", submission.reply({ hideFields })) };
   }
 
   const outcome = await store.subscribe(submission.value.email);
   if (outcome === "duplicate") console.info(`Newsletter: ${maskEmail(submission.value.email)} is already subscribed.`);
-  return OUTCOME_TOASTS[outcome];
+  // On success the form starts empty again (Conform resets it); otherwise the address stays for another try.
+  const result = outcome === "subscribed" ? submission.reply({ resetForm: true }) : submission.reply();
+  return { toast: OUTCOME_TOASTS[outcome], formReply: reply(outcome, result) };
 }

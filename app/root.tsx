@@ -1,19 +1,25 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Links, Meta, Outlet, useRouteLoaderData } from "@remix-run/react";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ToastRegion } from "~/components/toast";
+import { ToastProvider, ToastRegion } from "~/components/toast";
 import { meta as siteMeta, owner } from "~/content/site";
-import { enhanceScriptSrc } from "~/enhance-script.server";
-import { inlineStylesheet } from "~/inline-stylesheet.server";
+import { INLINE_STYLESHEET_ID, useInlineStylesheet } from "~/lib/inline-stylesheet";
+import { isNoAnswer } from "~/lib/no-answer";
 import { useNonce } from "~/lib/nonce";
+import { useHydrated } from "~/lib/use-hydrated";
 import stylesheet from "~/tailwind.css";
-import { readToast } from "~/toast.server";
+import { readFlash } from "~/toast.server";
 
+/** What the last form post flashed: the toast to show, and the form's reply for Conform. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { toast, headers } = await readToast(request);
-  return json({ toast, enhanceScriptSrc, inlineCss: inlineStylesheet?.css ?? null }, { headers });
+  const { headers, ...flash } = await readFlash(request);
+  return json({ flash }, { headers });
 }
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  isNoAnswer(actionResult) ? false : defaultShouldRevalidate;
 
 // The stylesheet is inlined by Layout (or linked there when it cannot be).
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
@@ -31,28 +37,33 @@ export const meta: MetaFunction = () => [
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  // Undefined when the root loader itself failed: the page still renders, without toast or script.
+  const inlineCss = useInlineStylesheet();
+  // Undefined when the root loader itself failed: the page still renders, without toast.
   const data = useRouteLoaderData<typeof loader>("root");
+  // Set once React runs the page: what scripts and tests wait for before they click.
+  const hydrated = useHydrated();
   return (
-    <html lang="en" className="bg-slate-50">
+    <html lang="en" className="bg-slate-50" data-hydrated={hydrated ? "true" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#4f46e5" />
         <Meta />
-        {data?.inlineCss ? (
+        {inlineCss ? (
           // Allowed by its hash in the CSP (security-headers.server.ts); one round trip less before the first paint.
-          <style dangerouslySetInnerHTML={{ __html: data.inlineCss }} />
+          <style id={INLINE_STYLESHEET_ID} dangerouslySetInnerHTML={{ __html: inlineCss }} />
         ) : (
           <link rel="stylesheet" href={stylesheet} />
         )}
         <Links />
       </head>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
-        {children}
-        <ToastRegion toast={data?.toast ?? null} />
-        {/* No React hydration (docs/decisions/002-no-hydration.md): one small module enhances the page instead. */}
-        {data?.enhanceScriptSrc ? <script type="module" src={data.enhanceScriptSrc} nonce={nonce} /> : null}
+        <ToastProvider flashed={data?.flash.toast ?? null}>
+          {children}
+          <ToastRegion />
+        </ToastProvider>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { env } from "~/env.server";
 import { inlineStylesheet } from "~/inline-stylesheet.server";
 
@@ -33,16 +33,41 @@ export function resourceHeaders(https: boolean): Record<string, string> {
   };
 }
 
-/** The headers every HTML (and data) response carries. `nonce` is the per-response script nonce. */
-export function securityHeaders(nonce: string, request: Request): Record<string, string> {
+/**
+ * Which scripts a page may run. A page rendered for one response carries a fresh nonce. A page rendered once and sent
+ * to many visitors (the home page cache) must not share one nonce among them: it lists the hashes of its own inline
+ * scripts instead, plus our origin for the bundles they import (under 'strict-dynamic' a hash-allowed inline module
+ * could not import them).
+ */
+export type ScriptPolicy = { nonce: string } | { inlineScriptHashes: string[] };
+
+function scriptSrc(policy: ScriptPolicy): string {
+  if ("nonce" in policy) return `script-src 'nonce-${policy.nonce}' 'strict-dynamic'`;
+  return ["script-src 'self'", ...policy.inlineScriptHashes.map((hash) => `'${hash}'`)].join(" ");
+}
+
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+
+/** The CSP hash sources ('sha256-…') of every inline script in a rendered page, in order, without repeats. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const [, attributes = "", body = ""] of html.matchAll(INLINE_SCRIPT)) {
+    if (/\ssrc\s*=/i.test(attributes)) continue;
+    hashes.add(`sha256-${createHash("sha256").update(body, "utf8").digest("base64")}`);
+  }
+  return [...hashes];
+}
+
+/** The headers every HTML (and data) response carries. */
+export function securityHeaders(scripts: ScriptPolicy, request: Request): Record<string, string> {
   const csp = [
     // Everything not listed below is refused.
     "default-src 'none'",
-    `script-src 'nonce-${nonce}' 'strict-dynamic'`,
+    scriptSrc(scripts),
     inlineStylesheet ? `style-src 'self' ${inlineStylesheet.cspSource}` : "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
-    // The enhancement script submits the newsletter form with fetch to the same origin.
+    // Remix fetches loader data, actions and route manifests from the same origin.
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",

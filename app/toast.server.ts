@@ -1,42 +1,84 @@
+import { randomUUID } from "node:crypto";
+import type { SubmissionResult } from "@conform-to/react";
 import { createToastUtilsWithCustomSession } from "remix-toast";
 import type { ToastView } from "~/components/toast";
-import { TOAST_COOKIE_NAME, toastSessionStorage } from "~/session.server";
+import { FORM_REPLY_COOKIE_NAME, TOAST_COOKIE_NAME, formReplyCookie, toastSessionStorage } from "~/session.server";
 
 // remix-toast (and the zod it depends on) is only ever imported here, so it cannot reach a browser bundle.
 const toastUtils = createToastUtilsWithCustomSession(toastSessionStorage);
 
-/** A redirect carrying a toast in the signed flash cookie; 303 so the follow-up request is always a GET. */
-export function redirectWithToast(url: string, toast: ToastView, init: ResponseInit = {}): Promise<Response> {
-  return toastUtils.redirectWithToast(url, toast, { status: 303, ...init });
+/** What a form's action tells the page it redirects to: the outcome, and Conform's reply for `useForm`. */
+export interface FormReply<Outcome extends string = string> {
+  form: string;
+  outcome: Outcome;
+  reply: SubmissionResult<string[]>;
 }
 
-/** The session cookie that carries a flashed toast; server.mjs never answers a request carrying it from its cache. */
-export { TOAST_COOKIE_NAME };
+/** What the root loader hands to the page after a form post: the toast to show and the form's reply, if any. */
+export interface Flash {
+  /** A fresh id per flashed toast, so the same text flashed twice is shown twice. */
+  toast: (ToastView & { id: string }) | null;
+  formReply: FormReply | null;
+}
+
+/** The cookies that carry a flash; server.mjs never answers a request carrying one from its page cache. */
+export const FLASH_COOKIE_NAMES = [TOAST_COOKIE_NAME, FORM_REPLY_COOKIE_NAME];
 
 /**
- * Reads (and consumes) the toast flashed into the visitor's session. A response only gets a Set-Cookie when there
- * was a toast to consume, so ordinary page views never set a cookie; a forged or garbled cookie reads as no toast.
+ * A redirect carrying a toast in the signed flash cookie, and the form's reply beside it; 303 so the follow-up request
+ * is always a GET. Visitors with and without JavaScript get the same redirect (post/redirect/get).
  */
-export async function readToast(request: Request): Promise<{ toast: ToastView | null; headers?: Headers }> {
-  const cookieHeader = request.headers.get("Cookie");
-  // remix-toast's getToast always answers with a Set-Cookie; skip it unless our cookie is there at all.
-  if (!cookieHeader?.includes(`${TOAST_COOKIE_NAME}=`)) return { toast: null };
+export async function redirectWithToast(url: string, toast: ToastView, formReply?: FormReply): Promise<Response> {
+  const headers = new Headers();
+  if (formReply) headers.append("Set-Cookie", await formReplyCookie.serialize(formReply));
+  return toastUtils.redirectWithToast(url, toast, { status: 303, headers });
+}
+
+/**
+ * Reads (and consumes) what the last form post flashed. A response only gets a Set-Cookie when there was something to
+ * consume, so ordinary page views never set a cookie; a forged or garbled cookie reads as nothing.
+ */
+export async function readFlash(request: Request): Promise<Flash & { headers?: Headers }> {
+  const cookieHeader = request.headers.get("Cookie") ?? "";
+  const headers = new Headers();
+  const [toast, formReply] = await Promise.all([
+    cookieHeader.includes(`${TOAST_COOKIE_NAME}=`) ? consumeToast(request, cookieHeader, headers) : null,
+    cookieHeader.includes(`${FORM_REPLY_COOKIE_NAME}=`) ? consumeFormReply(cookieHeader, headers) : null,
+  ]);
+  return { toast, formReply, ...(headers.has("Set-Cookie") ? { headers } : {}) };
+}
+
+async function consumeToast(request: Request, cookieHeader: string, headers: Headers): Promise<Flash["toast"]> {
   try {
+    // remix-toast's getToast always answers with a Set-Cookie; we delete the cookie instead of rewriting it empty.
     const { toast } = await toastUtils.getToast(request);
-    if (!toast) return { toast: null };
-    // The session holds nothing but the toast: once shown, the cookie is deleted rather than rewritten empty.
     const session = await toastSessionStorage.getSession(cookieHeader);
-    const headers = new Headers({ "Set-Cookie": await toastSessionStorage.destroySession(session) });
+    headers.append("Set-Cookie", await toastSessionStorage.destroySession(session));
+    if (!toast) return null;
     return {
-      toast: {
-        type: toast.type,
-        message: toast.message,
-        ...(toast.description ? { description: toast.description } : {}),
-      },
-      headers,
+      id: randomUUID(),
+      type: toast.type,
+      message: toast.message,
+      ...(toast.description ? { description: toast.description } : {}),
     };
   } catch (error) {
     console.warn("Ignoring an unreadable toast cookie:", error instanceof Error ? error.message : error);
-    return { toast: null };
+    return null;
   }
+}
+
+async function consumeFormReply(cookieHeader: string, headers: Headers): Promise<FormReply | null> {
+  headers.append("Set-Cookie", await formReplyCookie.serialize("", { maxAge: 0 }));
+  try {
+    const value: unknown = await formReplyCookie.parse(cookieHeader);
+    return isFormReply(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function isFormReply(value: unknown): value is FormReply {
+  if (typeof value !== "object" || value === null) return false;
+  const { form, outcome, reply } = value as Record<string, unknown>;
+  return typeof form === "string" && typeof outcome === "string" && typeof reply === "object" && reply !== null;
 }

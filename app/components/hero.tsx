@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { ReactNode, Ref } from "react";
 import { ExternalLink } from "~/components/external-link";
 import { StatTile } from "~/components/stat-tile";
 import { challenge, heroCopy, links, owner } from "~/content/site";
@@ -10,9 +10,12 @@ export interface HeroProps {
   latestPost?: ReactNode;
   /** The id of the newsletter dialog that 'Get Updates' opens. */
   newsletterDialogId: string;
+  /** With JavaScript, 'Get Updates' opens the modal through this; without it, the button targets the popover. */
+  onOpenNewsletter?: () => void;
+  openerRef?: Ref<HTMLButtonElement>;
 }
 
-export function Hero({ daysIn, daysLeft, latestPost, newsletterDialogId }: HeroProps) {
+export function Hero({ daysIn, daysLeft, latestPost, newsletterDialogId, onOpenNewsletter, openerRef }: HeroProps) {
   return (
     <section aria-labelledby="hero-title" className="bg-gradient-to-b from-indigo-50 to-slate-50">
       <div className="mx-auto flex max-w-4xl flex-col items-center px-4 pb-12 pt-14 text-center sm:px-6">
@@ -61,7 +64,10 @@ export function Hero({ daysIn, daysLeft, latestPost, newsletterDialogId }: HeroP
           <button
             type="button"
             id="get-updates"
-            popovertarget={newsletterDialogId}
+            ref={openerRef}
+            popovertarget={onOpenNewsletter ? undefined : newsletterDialogId}
+            aria-haspopup={onOpenNewsletter ? "dialog" : undefined}
+            onClick={onOpenNewsletter}
             className="inline-flex min-h-11 items-center justify-center rounded-full bg-indigo-700 px-6 py-3 font-semibold text-white shadow transition hover:bg-indigo-800"
           >
             Get Updates

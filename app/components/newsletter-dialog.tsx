@@ -1,28 +1,95 @@
-import { Form } from "@remix-run/react";
-import { EMAIL_MAX_LENGTH } from "~/lib/newsletter-messages";
+import { useForm, type SubmissionResult } from "@conform-to/react";
+import { Form, useNavigation } from "@remix-run/react";
+import { useEffect, useLayoutEffect, useRef, type RefObject } from "react";
+import { TOAST_HOST_CLASS, useToastHost } from "~/components/toast";
+import { EMAIL_MAX_LENGTH, NEWSLETTER_FORM_ID } from "~/lib/newsletter-messages";
+import { useHydrated } from "~/lib/use-hydrated";
+
+/** Where the form posts: the index route's action. */
+export const NEWSLETTER_ACTION = "/?index";
+
+export interface NewsletterDialogProps {
+  id: string;
+  /** Whether the modal is open (with JavaScript; without it the popover opens by itself). */
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** 'Get Updates': focus goes back to it when the dialog closes. */
+  openerRef: RefObject<HTMLButtonElement>;
+  /** What the action answered to the last sign-up (flashed across its redirect), for Conform and for closing. */
+  lastResult: { outcome: string; reply: SubmissionResult<string[]> } | null;
+}
 
 /**
- * The newsletter sign-up. Without JavaScript it is an HTML popover opened by 'Get Updates' and submitted as a plain
- * form (post/redirect/get); the enhancement script (app/enhance) turns it into a modal dialog that submits in place.
+ * The newsletter sign-up. The server renders an HTML popover opened by 'Get Updates' and a plain form post
+ * (post/redirect/get), which is the whole behaviour without JavaScript. Once React runs it is a modal dialog: focus
+ * moves in, Escape, the close button or a click on the backdrop close it, focus returns to 'Get Updates'; the Remix
+ * form submits without a reload and shows its busy state.
  */
-export function NewsletterDialog({ id }: { id: string }) {
+export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult }: NewsletterDialogProps) {
+  const hydrated = useHydrated();
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const toastHost = useToastHost();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction === NEWSLETTER_ACTION;
+
+  const [form, fields] = useForm<{ email: string }>({
+    id: NEWSLETTER_FORM_ID,
+    lastResult: lastResult?.reply,
+    // The server validates (Conform + zod there); the browser keeps its own required, type=email and maxlength checks.
+  });
+  const email = fields.email;
   const titleId = `${id}-title`;
   const descriptionId = `${id}-description`;
+
+  const focusInput = () => dialogRef.current?.querySelector<HTMLInputElement>(`#${CSS.escape(email.id)}`)?.focus();
+
+  // A visitor quick enough to open the popover before React took over keeps it open, as the modal.
+  useLayoutEffect(() => {
+    if (dialogRef.current?.matches(":popover-open")) onOpenChange(true);
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!hydrated || !dialog) return;
+    if (open && !dialog.open) {
+      dialog.showModal();
+      focusInput();
+    } else if (!open && dialog.open) {
+      dialog.close();
+    }
+    // focusInput reads the current field id; it does not need to re-run the effect.
+  }, [open, hydrated]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Each answer is a new object (flashed by the action, read by the root loader's revalidation).
+  useEffect(() => {
+    if (!lastResult) return;
+    if (lastResult.outcome === "subscribed") onOpenChange(false);
+    else if (dialogRef.current?.open) focusInput();
+  }, [lastResult]); // eslint-disable-line react-hooks/exhaustive-deps
+
   return (
     <dialog
+      ref={dialogRef}
       id={id}
-      popover="auto"
+      popover={hydrated ? undefined : "auto"}
       aria-labelledby={titleId}
       aria-describedby={descriptionId}
-      data-newsletter-dialog=""
+      onClose={() => {
+        onOpenChange(false);
+        openerRef.current?.focus();
+      }}
+      onClick={(event) => {
+        // The dialog element itself is only hit outside the panel: on the backdrop.
+        if (event.target === event.currentTarget) onOpenChange(false);
+      }}
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-900/60"
     >
       <div className="relative p-6 sm:p-8">
         <button
           type="button"
-          popovertarget={id}
-          popovertargetaction="hide"
-          data-dialog-close=""
+          popovertarget={hydrated ? undefined : id}
+          popovertargetaction={hydrated ? undefined : "hide"}
+          onClick={hydrated ? () => onOpenChange(false) : undefined}
           className="absolute right-3 top-3 inline-flex h-11 w-11 items-center justify-center rounded-full text-2xl leading-none text-slate-600 hover:bg-slate-100 hover:text-slate-900"
         >
           <span aria-hidden="true">×</span>
@@ -34,21 +101,43 @@ export function NewsletterDialog({ id }: { id: string }) {
         <p id={descriptionId} className="mt-2 text-slate-700">
           Be the first to hear when a new project launches, what I learned building it, and how the challenge is going.
         </p>
-        <Form method="post" action="/?index" className="mt-6 space-y-4" data-newsletter-form="">
+        <Form
+          method="post"
+          action={NEWSLETTER_ACTION}
+          id={form.id}
+          onSubmit={form.onSubmit}
+          replace
+          preventScrollReset
+          aria-busy={busy || undefined}
+          className="mt-6 space-y-4"
+        >
           <div>
-            <label htmlFor={`${id}-email`} className="block text-sm font-semibold text-slate-900">
+            <label htmlFor={email.id} className="block text-sm font-semibold text-slate-900">
               Email address
             </label>
+            {/* Wired by hand rather than with getInputProps: the same attributes, a smaller bundle. The key changes
+                when Conform resets the form, which gives an empty input. */}
             <input
-              id={`${id}-email`}
-              name="email"
+              key={email.key}
+              id={email.id}
+              name={email.name}
+              form={form.id}
               type="email"
               required
               maxLength={EMAIL_MAX_LENGTH}
+              defaultValue={typeof email.initialValue === "string" ? email.initialValue : undefined}
+              aria-invalid={email.valid ? undefined : true}
+              aria-describedby={email.valid ? undefined : email.errorId}
+              disabled={busy}
               autoComplete="email"
               placeholder="Enter your email address"
               className="mt-1 block w-full rounded-lg border border-slate-400 px-4 py-3 text-base text-slate-900 placeholder:text-slate-600 disabled:bg-slate-100"
             />
+            {email.errors ? (
+              <p id={email.errorId} className="mt-1 text-sm text-red-800">
+                {email.errors[0]}
+              </p>
+            ) : null}
           </div>
           {/* A honeypot: people never see or fill it; bots that fill every field are quietly ignored. */}
           <div className="hidden" aria-hidden="true">
@@ -57,14 +146,16 @@ export function NewsletterDialog({ id }: { id: string }) {
           </div>
           <button
             type="submit"
-            data-busy-label="Subscribing..."
+            disabled={busy}
             className="inline-flex min-h-11 w-full items-center justify-center rounded-lg bg-indigo-700 px-6 py-3 font-semibold text-white shadow transition hover:bg-indigo-800 disabled:cursor-wait disabled:bg-indigo-500"
           >
-            Get Early Access
+            {busy ? "Subscribing..." : "Get Early Access"}
           </button>
         </Form>
         <p className="mt-4 text-center text-xs text-slate-600">Join the journey • No spam • Unsubscribe anytime</p>
       </div>
+      {/* While the modal is open the page behind it is inert: its toasts show here instead. */}
+      {hydrated && open ? <div ref={toastHost} className={TOAST_HOST_CLASS} /> : null}
     </dialog>
   );
 }

@@ -1,4 +1,15 @@
-import { SOMETHING_WENT_WRONG_TOAST } from "~/lib/newsletter-messages";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type MouseEvent,
+  type ReactNode,
+} from "react";
+import { createPortal } from "react-dom";
 
 export type ToastType = "success" | "error" | "info" | "warning";
 
@@ -8,41 +19,128 @@ export interface ToastView {
   description?: string;
 }
 
+/** A toast to show; a new id is a new toast, even with the same text. */
+export interface ShownToast extends ToastView {
+  id: string;
+}
+
+const TOAST_VISIBLE_MS = 6_000;
+const LEAVE_MS = 200;
+
+interface ToastContextValue {
+  toast: ShownToast | null;
+  show: (toast: ToastView) => void;
+  dismiss: (id: string) => void;
+  /** Where toasts go instead of the page's region: an open modal dialog (the page behind it is inert). */
+  host: HTMLElement | null;
+  setHost: (host: HTMLElement | null) => void;
+}
+
+const ToastContext = createContext<ToastContextValue | null>(null);
+
+let localToasts = 0;
+
 /**
- * The flashed toast, rendered in the server HTML so it shows without JavaScript. The region is always present so the
- * enhancement script can put the next toast into it; a destructive toast is an alert, the others are a status.
+ * Holds the toast on screen. It starts with the toast the root loader read from the flash cookie (so the server HTML
+ * already shows it), takes each newer flashed toast as the page revalidates, and lets the page show one of its own.
  */
-export function ToastRegion({ toast }: { toast: ToastView | null }) {
+export function ToastProvider({ flashed, children }: { flashed: ShownToast | null; children: ReactNode }) {
+  const [toast, setToast] = useState<ShownToast | null>(flashed);
+  const [host, setHost] = useState<HTMLElement | null>(null);
+
+  useEffect(() => {
+    if (flashed) setToast(flashed);
+    // Keyed by id: a revalidation that flashes nothing must not take the current toast away.
+  }, [flashed?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const show = useCallback((view: ToastView) => {
+    localToasts += 1;
+    setToast({ ...view, id: `local-${localToasts}` });
+  }, []);
+  const dismiss = useCallback((id: string) => setToast((current) => (current?.id === id ? null : current)), []);
+  const value = useMemo(() => ({ toast, show, dismiss, host, setHost }), [toast, show, dismiss, host]);
+  return <ToastContext.Provider value={value}>{children}</ToastContext.Provider>;
+}
+
+function useToastContext(): ToastContextValue {
+  const context = useContext(ToastContext);
+  if (!context) throw new Error("Toasts are used outside of <ToastProvider>");
+  return context;
+}
+
+/** Shows a toast from the page itself (one the server could not send, such as "no answer at all"). */
+export const useShowToast = () => useToastContext().show;
+
+/** A ref callback for an element inside an open modal dialog: toasts show there while it exists. */
+export function useToastHost(): (element: HTMLElement | null) => void {
+  return useToastContext().setHost;
+}
+
+/** Classes for a toast host: where a toast sits on the screen, the same inside a dialog as on the page. */
+export const TOAST_HOST_CLASS =
+  "pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end";
+
+/** The page's toast region; the toast moves into the open dialog's host while there is one. */
+export function ToastRegion() {
+  const { toast, dismiss, host } = useToastContext();
+  const item = toast ? <Toast key={toast.id} toast={toast} onDismiss={() => dismiss(toast.id)} /> : null;
   return (
-    <div
-      id="toast-region"
-      className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end"
-    >
-      {toast ? <Toast toast={toast} /> : null}
-      {/* What the enhancement script shows when a submission gets no answer at all (offline, dropped connection). */}
-      <template data-toast-fallback="">
-        <Toast toast={SOMETHING_WENT_WRONG_TOAST} />
-      </template>
+    <div id="toast-region" className={TOAST_HOST_CLASS}>
+      {host ? null : item}
+      {host && item ? createPortal(item, host) : null}
     </div>
   );
 }
 
-export function Toast({ toast }: { toast: ToastView }) {
+/**
+ * One toast: a destructive one is an alert, the others a status. Without JavaScript it stays until its close link
+ * loads the page again; with JavaScript it dismisses itself after a few seconds, pausing while hovered or focused.
+ */
+export function Toast({ toast, onDismiss }: { toast: ShownToast; onDismiss: () => void }) {
   const destructive = toast.type === "error";
+  const [leaving, setLeaving] = useState(false);
+  const [paused, setPaused] = useState(false);
+  const dismissRef = useRef(onDismiss);
+  dismissRef.current = onDismiss;
+
+  const leave = useCallback(() => setLeaving(true), []);
+
+  useEffect(() => {
+    if (paused || leaving) return;
+    const timer = window.setTimeout(leave, TOAST_VISIBLE_MS);
+    return () => window.clearTimeout(timer);
+  }, [paused, leaving, leave]);
+
+  useEffect(() => {
+    if (!leaving) return;
+    const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const timer = window.setTimeout(() => dismissRef.current(), reduced ? 0 : LEAVE_MS);
+    return () => window.clearTimeout(timer);
+  }, [leaving]);
+
+  const close = (event: MouseEvent) => {
+    event.preventDefault();
+    leave();
+  };
+
   return (
     <div
       role={destructive ? "alert" : "status"}
       data-toast={toast.type}
-      className={`toast pointer-events-auto relative w-full max-w-sm rounded-xl border p-4 pr-12 shadow-lg ${
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+      className={`toast toast-enter pointer-events-auto relative w-full max-w-sm rounded-xl border p-4 pr-12 shadow-lg ${
         destructive ? "border-red-300 bg-red-50 text-red-950" : "border-slate-200 bg-white text-slate-900"
-      }`}
+      }${leaving ? " toast-leave" : ""}`}
     >
       <p className="font-semibold">{toast.message}</p>
       {toast.description ? <p className="mt-1 text-sm">{toast.description}</p> : null}
       {/* Without JavaScript the toast stays until the next page: this link is that next page. */}
       <a
         href="/"
-        data-toast-close=""
+        onClick={close}
         className="absolute right-2 top-2 inline-flex h-11 w-11 items-center justify-center rounded-full text-xl leading-none hover:bg-black/5"
       >
         <span aria-hidden="true">×</span>

@@ -1,5 +1,8 @@
 // The toast texts of the newsletter sign-up (spec §8), character for character. This module has no dependencies so
-// the browser's enhancement script can use the same texts for its offline fallback without pulling in zod.
+// the browser bundle can use the same texts (the offline fallback) without pulling in zod.
+
+/** The sign-up form's id: Conform's form id in the browser, and the key of its reply flashed by the action. */
+export const NEWSLETTER_FORM_ID = "newsletter";
 
 export const EMAIL_MAX_LENGTH = 255;
 

@@ -1,15 +1,22 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
+import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { Footer } from "~/components/footer";
 import { Hero } from "~/components/hero";
 import { LatestPostCard } from "~/components/latest-post-card";
 import { NewsletterDialog } from "~/components/newsletter-dialog";
 import { Showcase } from "~/components/showcase";
+import { useShowToast } from "~/components/toast";
 import { challenge, projects } from "~/content/site";
 import { getLatestPost } from "~/latest-post.server";
 import { challengeDays } from "~/lib/challenge.server";
+import { NEWSLETTER_FORM_ID, SOMETHING_WENT_WRONG_TOAST } from "~/lib/newsletter-messages";
+import { isNoAnswer, NO_ANSWER } from "~/lib/no-answer";
+import { useHydrated } from "~/lib/use-hydrated";
 import { subscribeAction } from "~/newsletter.server";
+import type { loader as rootLoader } from "~/root";
 
 export const NEWSLETTER_DIALOG_ID = "newsletter-dialog";
 
@@ -24,8 +31,37 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return subscribeAction(request, context);
 }
 
+/**
+ * In the browser the post goes through here first. When no answer comes back at all (offline, a dropped connection)
+ * there is no redirect and no flashed toast: the page says so itself instead of falling into the error page.
+ */
+export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  try {
+    return await serverAction<typeof action>();
+  } catch (error) {
+    // Remix throws Responses (redirects, errors) on purpose; only a failed fetch is ours to handle.
+    if (error instanceof Response || !(error instanceof TypeError)) throw error;
+    console.warn("Newsletter: the sign-up got no answer:", error.message);
+    return { ...NO_ANSWER };
+  }
+}
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  isNoAnswer(actionResult) ? false : defaultShouldRevalidate;
+
 export default function Index() {
   const { days, projects, latestPost } = useLoaderData<typeof loader>();
+  const formReply = useRouteLoaderData<typeof rootLoader>("root")?.flash.formReply ?? null;
+  const actionData = useActionData<typeof clientAction>();
+  const hydrated = useHydrated();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const openerRef = useRef<HTMLButtonElement>(null);
+  const showToast = useShowToast();
+
+  useEffect(() => {
+    if (isNoAnswer(actionData)) showToast(SOMETHING_WENT_WRONG_TOAST);
+  }, [actionData, showToast]);
+
   return (
     <>
       <main>
@@ -34,10 +70,18 @@ export default function Index() {
           daysLeft={days.daysLeft}
           latestPost={latestPost ? <LatestPostCard text={latestPost.text} /> : null}
           newsletterDialogId={NEWSLETTER_DIALOG_ID}
+          onOpenNewsletter={hydrated ? () => setDialogOpen(true) : undefined}
+          openerRef={openerRef}
         />
         <Showcase projects={projects} />
       </main>
-      <NewsletterDialog id={NEWSLETTER_DIALOG_ID} />
+      <NewsletterDialog
+        id={NEWSLETTER_DIALOG_ID}
+        open={dialogOpen}
+        onOpenChange={setDialogOpen}
+        openerRef={openerRef}
+        lastResult={formReply?.form === NEWSLETTER_FORM_ID ? formReply : null}
+      />
       <Footer
         daysIn={days.daysIn}
         progressPercent={days.progressPercent}

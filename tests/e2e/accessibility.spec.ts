@@ -26,13 +26,13 @@ async function openDialog(page: Page) {
 
 /**
  * The page to analyse. axe is a script and needs JavaScript, so for the js-off project the page is opened in a
- * context where JavaScript runs but our enhancement script is replaced by an empty one: the document stays exactly
- * what a visitor without JavaScript gets (server HTML, native popover and form), and only axe runs in it.
+ * context where JavaScript runs but our bundles (React, Remix, the routes) are replaced by empty modules: the document
+ * stays exactly what a visitor without JavaScript gets (server HTML, native popover and form), and only axe runs in it.
  */
 async function pageToAnalyse(page: Page, browser: Browser, testInfo: TestInfo): Promise<Page> {
   if (jsEnabled(testInfo.project.name)) return page;
   const context = await browser.newContext({ ...testInfo.project.use, javaScriptEnabled: true });
-  await context.route(/\/build\/enhance-[^/]+\.js$/, (route) =>
+  await context.route(/\/build\/.+\.js$/, (route) =>
     route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
   );
   return context.newPage();
@@ -50,7 +50,7 @@ test.describe("accessibility (axe, WCAG 2.2 A and AA)", () => {
     try {
       const response = await target.goto(path);
       if (response?.ok() && jsEnabled(testInfo.project.name)) {
-        await expect(target.locator("html")).toHaveAttribute("data-enhanced", "true");
+        await expect(target.locator("html")).toHaveAttribute("data-hydrated", "true");
       }
       await check(target);
     } finally {
@@ -92,7 +92,7 @@ test.describe("keyboard", () => {
   test("Tab reaches every link and button in document order, each visibly focused", async ({ page }) => {
     await page.goto("/");
     if (jsEnabled(test.info().project.name))
-      await expect(page.locator("html")).toHaveAttribute("data-enhanced", "true");
+      await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
 
     // What should be reachable: every rendered link, button and field outside the (closed) dialog.
     const expected = await page.evaluate(() => {

@@ -1,15 +1,20 @@
-import { test as base, expect } from "@playwright/test";
+import { type Page, test as base, expect } from "@playwright/test";
 
-/** Fails any test during which the page logs a console error or throws. */
+/** Fails any test during which the page logs a console error or warning (a hydration mismatch is one), or throws. */
 export const test = base.extend<{ consoleErrors: string[] }>({
   consoleErrors: [
     async ({ page }, use, testInfo) => {
       const errors: string[] = [];
       page.on("console", (message) => {
-        if (message.type() === "error") errors.push(message.text());
+        if (message.type() === "error" || message.type() === "warning") errors.push(message.text());
       });
       page.on("pageerror", (error) => errors.push(error.message));
       await use(errors);
+      // A page that React was still hydrating when the test ended could hide a mismatch: let it finish first.
+      if (jsEnabled(testInfo.project.name) && !page.isClosed()) {
+        const remixPage = await page.evaluate(() => "__remixContext" in window).catch(() => false);
+        if (remixPage) await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+      }
       const expected = testInfo.annotations.some((annotation) => annotation.type === "expects-console-error");
       if (!expected) expect(errors, "console errors").toEqual([]);
     },
@@ -20,3 +25,9 @@ export const test = base.extend<{ consoleErrors: string[] }>({
 export { expect };
 
 export const jsEnabled = (projectName: string) => projectName === "js-on";
+
+/** Opens a page like a visitor; with JavaScript on, also waits until React has hydrated it. */
+export async function visit(page: Page, url: string) {
+  await page.goto(url);
+  if (jsEnabled(test.info().project.name)) await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+}

@@ -10,7 +10,7 @@ import {
   SUBSCRIBED_TOAST,
 } from "~/lib/newsletter-messages";
 import { startServer, type ServerProcess } from "../support/production-server";
-import { expect, test } from "./fixtures";
+import { expect, test, visit } from "./fixtures";
 
 let sequence = 0;
 /** An address no other test (or earlier run against the same server) has used. */
@@ -52,7 +52,7 @@ async function preSubscribe(baseURL: string, email: string) {
 
 test.describe("newsletter sign-up", () => {
   test("the dialog: title, text, labelled input, button, note; opens and closes with its button", async ({ page }) => {
-    await page.goto("/");
+    await visit(page, "/");
     const form = newsletter(page);
     await expect(form.dialog).toBeHidden();
     await form.opener.click();
@@ -68,7 +68,7 @@ test.describe("newsletter sign-up", () => {
   });
 
   test("Escape closes the dialog", async ({ page }) => {
-    await page.goto("/");
+    await visit(page, "/");
     const form = newsletter(page);
     await form.opener.click();
     await expect(form.dialog).toBeVisible();
@@ -77,7 +77,7 @@ test.describe("newsletter sign-up", () => {
   });
 
   test("a new address: success toast (a status), dialog closed, input cleared", async ({ page }, testInfo) => {
-    await page.goto("/");
+    await visit(page, "/");
     const form = newsletter(page);
     await signUp(page, freshEmail(testInfo.project.name));
     const toast = form.toast("status", SUBSCRIBED_TOAST.message);
@@ -89,7 +89,7 @@ test.describe("newsletter sign-up", () => {
   });
 
   test("an address the browser accepts but the server does not: 'Invalid email' alert", async ({ page }) => {
-    await page.goto("/");
+    await visit(page, "/");
     const form = newsletter(page);
     // "a@b" passes the browser's own type=email check but has no top-level domain.
     await signUp(page, "a@b");
@@ -101,7 +101,7 @@ test.describe("newsletter sign-up", () => {
   test("an address already on the list: 'Already subscribed'", async ({ page, baseURL }, testInfo) => {
     const email = freshEmail(testInfo.project.name);
     await preSubscribe(baseURL!, email);
-    await page.goto("/");
+    await visit(page, "/");
     const form = newsletter(page);
     await signUp(page, email.toUpperCase());
     const toast = form.toast("status", ALREADY_SUBSCRIBED_TOAST.message);
@@ -128,7 +128,7 @@ test.describe("newsletter sign-up", () => {
     test("the second sign-up in a minute gets 'Something went wrong' (an alert)", async ({ page }, testInfo) => {
       const client = `198.51.100.${testInfo.project.name === "js-on" ? 1 : 2}`;
       await page.setExtraHTTPHeaders({ "X-Forwarded-For": client });
-      await page.goto(limited.url);
+      await visit(page, limited.url);
       const form = newsletter(page);
       await signUp(page, freshEmail(testInfo.project.name));
       await expect(form.toast("status", SUBSCRIBED_TOAST.message)).toBeVisible();
@@ -141,10 +141,10 @@ test.describe("newsletter sign-up", () => {
 });
 
 test.describe("newsletter sign-up with JavaScript", () => {
-  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the enhancement only runs with JavaScript");
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "React takes over only with JavaScript");
 
   test("is a modal: focus moves to the input, and back to 'Get Updates' on close", async ({ page }) => {
-    await page.goto("/");
+    await visit(page, "/");
     const form = newsletter(page);
     await form.opener.click();
     await expect(form.input).toBeFocused();
@@ -160,13 +160,13 @@ test.describe("newsletter sign-up with JavaScript", () => {
   });
 
   test("shows 'Subscribing...' with input and button disabled while the server works", async ({ page }, testInfo) => {
-    await page.goto("/");
+    await visit(page, "/");
     const form = newsletter(page);
     // Hold the real request until the busy state has been checked, then let it through unchanged.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route(
-      (url) => url.search === "?index",
+      (url) => url.searchParams.has("index"),
       async (route) => {
         await held;
         await route.continue();
@@ -190,7 +190,7 @@ test.describe("newsletter sign-up with JavaScript", () => {
   test("keeps the dialog open on an error, shows the alert inside it and puts focus back in the input", async ({
     page,
   }) => {
-    await page.goto("/");
+    await visit(page, "/");
     const form = newsletter(page);
     await signUp(page, "a@b");
     const toast = form.dialog.getByRole("alert").filter({ hasText: INVALID_EMAIL_TITLE });
@@ -205,10 +205,10 @@ test.describe("newsletter sign-up with JavaScript", () => {
 
   test("shows 'Something went wrong' when no answer comes back at all", async ({ page }, testInfo) => {
     testInfo.annotations.push({ type: "expects-console-error", description: "the aborted request is logged" });
-    await page.goto("/");
+    await visit(page, "/");
     const form = newsletter(page);
     await page.route(
-      (url) => url.search === "?index",
+      (url) => url.searchParams.has("index"),
       (route) => route.abort("connectionreset"),
     );
     await signUp(page, freshEmail(testInfo.project.name));
@@ -219,7 +219,7 @@ test.describe("newsletter sign-up with JavaScript", () => {
   test("the toast dismisses itself after a few seconds, or at once with its close button", async ({
     page,
   }, testInfo) => {
-    await page.goto("/");
+    await visit(page, "/");
     const form = newsletter(page);
     await signUp(page, freshEmail(testInfo.project.name));
     const toast = form.toast("status", SUBSCRIBED_TOAST.message);
@@ -243,7 +243,7 @@ test.describe("newsletter sign-up without JavaScript", () => {
   test("opens as a popover, posts the form, and shows the toast after the reload until closed", async ({
     page,
   }, testInfo) => {
-    await page.goto("/");
+    await visit(page, "/");
     const form = newsletter(page);
     await signUp(page, freshEmail(testInfo.project.name));
     await page.waitForURL((url) => url.pathname === "/" && url.search === "");

@@ -309,7 +309,7 @@ describe("the image, replayed", () => {
     ]) {
       expect(existsSync(path.join(app, kept)), kept).toBe(true);
     }
-    expect(readdirSync(path.join(app, "public/build")).some((file) => file.startsWith("enhance-"))).toBe(true);
+    expect(readdirSync(path.join(app, "public/build")).some((file) => file.startsWith("entry.client-"))).toBe(true);
     for (const production of ["express", "@remix-run/express", "react-dom", "zod"]) {
       expect(existsSync(path.join(app, "node_modules", production)), production).toBe(true);
     }

@@ -1,7 +1,7 @@
 // The whole-page cache of the anonymous home page (server.mjs + page-cache.mjs), against the production server.
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOAST_COOKIE_NAME } from "~/toast.server";
+import { TOAST_COOKIE_NAME } from "~/session.server";
 import { type ServerProcess, startServer } from "../support/production-server";
 
 let server: ServerProcess;

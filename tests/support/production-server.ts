@@ -85,7 +85,7 @@ export interface ServerProcess {
 }
 
 async function launch({ env = {}, cwd = ROOT, args = ["server.mjs"] }: ServerOptions): Promise<ServerProcess> {
-  for (const file of ["build/index.js", "build/enhance.json"]) {
+  for (const file of ["build/index.js"]) {
     // server.mjs would build on its own, slowly, and racing any other test file that starts a server.
     if (!existsSync(path.join(cwd, file))) throw new Error(`No ${file}: run \`npm run build\` first (npm test does).`);
   }
