@@ -52,9 +52,9 @@ async function consumeToast(request: Request, cookieHeader: string, headers: Hea
   try {
     // remix-toast's getToast always answers with a Set-Cookie; we delete the cookie instead of rewriting it empty.
     const { toast } = await toastUtils.getToast(request);
+    if (!toast) return null;
     const session = await toastSessionStorage.getSession(cookieHeader);
     headers.append("Set-Cookie", await toastSessionStorage.destroySession(session));
-    if (!toast) return null;
     return {
       id: randomUUID(),
       type: toast.type,
@@ -68,13 +68,15 @@ async function consumeToast(request: Request, cookieHeader: string, headers: Hea
 }
 
 async function consumeFormReply(cookieHeader: string, headers: Headers): Promise<FormReply | null> {
-  headers.append("Set-Cookie", await formReplyCookie.serialize("", { maxAge: 0 }));
+  let value: unknown;
   try {
-    const value: unknown = await formReplyCookie.parse(cookieHeader);
-    return isFormReply(value) ? value : null;
+    value = await formReplyCookie.parse(cookieHeader);
   } catch {
     return null;
   }
+  if (!isFormReply(value)) return null;
+  headers.append("Set-Cookie", await formReplyCookie.serialize("", { maxAge: 0 }));
+  return value;
 }
 
 function isFormReply(value: unknown): value is FormReply {

@@ -52,7 +52,9 @@ test.describe("budgets for /", () => {
 
     if (jsEnabled(test.info().project.name)) {
       // React, Remix and the routes are loaded and running: the measure covers the whole hydrated page.
-      expect(scripts.map((item) => new URL(item.url).pathname)).toContainEqual(expect.stringMatching(/^\/build\/entry\.client-/));
+      expect(scripts.map((item) => new URL(item.url).pathname)).toContainEqual(
+        expect.stringMatching(/^\/build\/entry\.client-/),
+      );
       expect(await page.evaluate(() => "__remixRouter" in window)).toBe(true);
     } else {
       expect(scripts).toEqual([]);

@@ -62,7 +62,7 @@ describe("browser assets (public/)", () => {
 
   it("exist: the build has run", () => {
     expect(
-      files.some((file) => /enhance-[\w-]+\.js$/.test(file)),
+      files.some((file) => /entry\.client-[\w-]+\.js$/.test(file)),
       "run `npm run build` first",
     ).toBe(true);
   });
