@@ -4,7 +4,7 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ToastProvider, ToastRegion } from "~/components/toast";
-import { meta as siteMeta, owner } from "~/content/site";
+import { documentMeta } from "~/content/site";
 import { INLINE_STYLESHEET_ID, useInlineStylesheet } from "~/lib/inline-stylesheet";
 import { isNoAnswer } from "~/lib/no-answer";
 import { useNonce } from "~/lib/nonce";
@@ -15,7 +15,7 @@ import { readFlash } from "~/toast.server";
 /** What the last form post flashed: the toast to show, and the form's reply for Conform. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers, ...flash } = await readFlash(request);
-  return json({ flash }, { headers });
+  return json({ flash, meta: documentMeta }, { headers });
 }
 
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
@@ -24,16 +24,20 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 // The stylesheet is inlined by Layout (or linked there when it cannot be).
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
-export const meta: MetaFunction = () => [
-  { title: siteMeta.title },
-  { name: "description", content: siteMeta.description },
-  { property: "og:type", content: "website" },
-  { property: "og:title", content: siteMeta.title },
-  { property: "og:description", content: siteMeta.description },
-  { property: "og:url", content: owner.siteUrl },
-  { property: "og:image", content: new URL(owner.photo.src, owner.siteUrl).toString() },
-  { name: "twitter:card", content: "summary" },
-];
+// From loader data rather than an import of the content, like everything the owner writes (see siteContent).
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? [
+        { title: data.meta.title },
+        { name: "description", content: data.meta.description },
+        { property: "og:type", content: "website" },
+        { property: "og:title", content: data.meta.title },
+        { property: "og:description", content: data.meta.description },
+        { property: "og:url", content: data.meta.url },
+        { property: "og:image", content: data.meta.image },
+        { name: "twitter:card", content: "summary" },
+      ]
+    : [];
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

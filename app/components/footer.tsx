@@ -1,14 +1,21 @@
 import { ExternalLink } from "~/components/external-link";
-import { footerCopy, links, owner } from "~/content/site";
+import type { SiteContent } from "~/content/site";
 
 export interface FooterProps {
+  content: Pick<SiteContent, "owner" | "links" | "footerCopy">;
   daysIn: number;
   progressPercent: number;
   lengthInDays: number;
   year: number;
 }
 
-export function Footer({ daysIn, progressPercent, lengthInDays, year }: FooterProps) {
+export function Footer({
+  content: { owner, links, footerCopy },
+  daysIn,
+  progressPercent,
+  lengthInDays,
+  year,
+}: FooterProps) {
   const connect = [links.social, links.code, links.professional];
   return (
     <footer className="border-t border-slate-200 bg-white">

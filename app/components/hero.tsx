@@ -1,9 +1,10 @@
 import type { ReactNode, Ref } from "react";
 import { ExternalLink } from "~/components/external-link";
 import { StatTile } from "~/components/stat-tile";
-import { challenge, heroCopy, links, owner } from "~/content/site";
+import type { SiteContent } from "~/content/site";
 
 export interface HeroProps {
+  content: Pick<SiteContent, "owner" | "links" | "heroCopy" | "challenge">;
   daysIn: number;
   daysLeft: number;
   /** The latest-post card, when there is a post to show. */
@@ -15,7 +16,15 @@ export interface HeroProps {
   openerRef?: Ref<HTMLButtonElement>;
 }
 
-export function Hero({ daysIn, daysLeft, latestPost, newsletterDialogId, onOpenNewsletter, openerRef }: HeroProps) {
+export function Hero({
+  content: { owner, links, heroCopy, challenge },
+  daysIn,
+  daysLeft,
+  latestPost,
+  newsletterDialogId,
+  onOpenNewsletter,
+  openerRef,
+}: HeroProps) {
   return (
     <section aria-labelledby="hero-title" className="bg-gradient-to-b from-indigo-50 to-slate-50">
       <div className="mx-auto flex max-w-4xl flex-col items-center px-4 pb-12 pt-14 text-center sm:px-6">

@@ -1,10 +1,10 @@
 import { ExternalLink } from "~/components/external-link";
-import { links } from "~/content/site";
+import type { ExternalLink as Link } from "~/content/site";
 
 const LABEL_ID = "latest-post-label";
 
 /** The owner's latest post. The text is rendered as text (React escapes it), never as HTML. */
-export function LatestPostCard({ text }: { text: string }) {
+export function LatestPostCard({ text, profile }: { text: string; profile: Link }) {
   return (
     <section
       aria-labelledby={LABEL_ID}
@@ -17,10 +17,10 @@ export function LatestPostCard({ text }: { text: string }) {
       {/* pre-line keeps the post's own line breaks; break-words keeps a long URL inside the card. */}
       <p className="mt-2 line-clamp-6 whitespace-pre-line break-words text-slate-800">{text}</p>
       <ExternalLink
-        href={links.social.href}
+        href={profile.href}
         className="mt-1 inline-flex min-h-11 items-center text-sm font-semibold text-indigo-800 underline-offset-4 hover:underline"
       >
-        {`Follow on ${links.social.label}`}
+        {`Follow on ${profile.label}`}
         <span aria-hidden="true">&nbsp;→</span>
       </ExternalLink>
     </section>

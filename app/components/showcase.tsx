@@ -1,8 +1,13 @@
 import { ProjectCard } from "~/components/project-card";
-import type { Project } from "~/content/site";
-import { projectSummary } from "~/content/site";
+import type { Project, SiteContent } from "~/content/site";
 
-export function Showcase({ projects }: { projects: Project[] }) {
+export function Showcase({
+  projects,
+  projectSummary,
+}: {
+  projects: Project[];
+  projectSummary: SiteContent["projectSummary"];
+}) {
   return (
     <section aria-labelledby="projects-title" className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
       <h2 id="projects-title" className="text-center text-3xl font-extrabold tracking-tight text-slate-900">

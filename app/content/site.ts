@@ -134,3 +134,26 @@ export const projects: Project[] = [
     techStack: ["Insomnia", "Espresso"],
   },
 ];
+
+/**
+ * What the pages show besides the projects. It reaches the components through loader data rather than imports, so
+ * the browser gets it with the page (as data for hydration) and editing it never changes the JavaScript bundles.
+ */
+export const siteContent = {
+  owner,
+  links,
+  heroCopy,
+  footerCopy,
+  projectSummary,
+  challenge: { lengthInDays: challenge.lengthInDays, targetProjects: challenge.targetProjects },
+};
+
+export type SiteContent = typeof siteContent;
+
+/** The document's title and social preview, for the root route's meta. */
+export const documentMeta = {
+  title: meta.title,
+  description: meta.description,
+  url: owner.siteUrl,
+  image: new URL(owner.photo.src, owner.siteUrl).toString(),
+};

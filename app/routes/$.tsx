@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
-import { meta as siteMeta } from "~/content/site";
+import type { loader as rootLoader } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { pathname } = new URL(request.url);
@@ -9,10 +9,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   throw new Response("Not Found", { status: 404 });
 }
 
-export const meta: MetaFunction = () => [
-  { title: `Page not found · ${siteMeta.title}` },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
+  const site = matches.find((match) => match.id === "root")?.data?.meta.title;
+  return [{ title: site ? `Page not found · ${site}` : "Page not found" }, { name: "robots", content: "noindex" }];
+};
 
 export function NotFound() {
   return (

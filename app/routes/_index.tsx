@@ -6,10 +6,10 @@ import { useEffect, useRef, useState } from "react";
 import { Footer } from "~/components/footer";
 import { Hero } from "~/components/hero";
 import { LatestPostCard } from "~/components/latest-post-card";
-import { NewsletterDialog } from "~/components/newsletter-dialog";
+import { NEWSLETTER_ACTION, NewsletterDialog } from "~/components/newsletter-dialog";
 import { Showcase } from "~/components/showcase";
 import { useShowToast } from "~/components/toast";
-import { challenge, projects } from "~/content/site";
+import { challenge, projects, siteContent } from "~/content/site";
 import { getLatestPost } from "~/latest-post.server";
 import { challengeDays } from "~/lib/challenge.server";
 import { NEWSLETTER_FORM_ID, SOMETHING_WENT_WRONG_TOAST } from "~/lib/newsletter-messages";
@@ -23,7 +23,7 @@ export const NEWSLETTER_DIALOG_ID = "newsletter-dialog";
 export async function loader(_args: LoaderFunctionArgs) {
   const days = challengeDays(new Date(), challenge);
   const latestPost = await getLatestPost();
-  return json({ days, projects, latestPost });
+  return json({ days, projects, latestPost, content: siteContent });
 }
 
 /** The newsletter form posts here: validate, store, then redirect back to "/" with a toast (app/newsletter.server). */
@@ -46,11 +46,12 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
   }
 }
 
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
-  isNoAnswer(actionResult) ? false : defaultShouldRevalidate;
+// A sign-up changes nothing this loader returns (its answer comes through the root loader's flash).
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, formAction, defaultShouldRevalidate }) =>
+  isNoAnswer(actionResult) || formAction === NEWSLETTER_ACTION ? false : defaultShouldRevalidate;
 
 export default function Index() {
-  const { days, projects, latestPost } = useLoaderData<typeof loader>();
+  const { days, projects, latestPost, content } = useLoaderData<typeof loader>();
   const formReply = useRouteLoaderData<typeof rootLoader>("root")?.flash.formReply ?? null;
   const actionData = useActionData<typeof clientAction>();
   const hydrated = useHydrated();
@@ -66,14 +67,15 @@ export default function Index() {
     <>
       <main>
         <Hero
+          content={content}
           daysIn={days.daysIn}
           daysLeft={days.daysLeft}
-          latestPost={latestPost ? <LatestPostCard text={latestPost.text} /> : null}
+          latestPost={latestPost ? <LatestPostCard text={latestPost.text} profile={content.links.social} /> : null}
           newsletterDialogId={NEWSLETTER_DIALOG_ID}
           onOpenNewsletter={hydrated ? () => setDialogOpen(true) : undefined}
           openerRef={openerRef}
         />
-        <Showcase projects={projects} />
+        <Showcase projects={projects} projectSummary={content.projectSummary} />
       </main>
       <NewsletterDialog
         id={NEWSLETTER_DIALOG_ID}
@@ -83,6 +85,7 @@ export default function Index() {
         lastResult={formReply?.form === NEWSLETTER_FORM_ID ? formReply : null}
       />
       <Footer
+        content={content}
         daysIn={days.daysIn}
         progressPercent={days.progressPercent}
         lengthInDays={days.lengthInDays}

@@ -80,7 +80,10 @@ test.describe("accessibility (axe, WCAG 2.2 A and AA)", () => {
   });
 
   test("not-found page", async ({ page, browser }) => {
-    test.info().annotations.push({ type: "expects-console-error", description: "the browser logs the 404 status" });
+    test.info().annotations.push({
+      type: "expects-console-error",
+      description: "^Failed to load resource: the server responded with a status of 404",
+    });
     await analyse(page, browser, "/no-such-page", async (target) => {
       await expect(target.getByRole("heading", { level: 1, name: "404" })).toBeVisible();
       await expectNoViolations(target);

@@ -15,8 +15,12 @@ export const test = base.extend<{ consoleErrors: string[] }>({
         const remixPage = await page.evaluate(() => "__remixContext" in window).catch(() => false);
         if (remixPage) await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
       }
-      const expected = testInfo.annotations.some((annotation) => annotation.type === "expects-console-error");
-      if (!expected) expect(errors, "console errors").toEqual([]);
+      // A test may expect lines it causes on purpose, each described by a pattern; nothing else may be logged.
+      const expected = testInfo.annotations
+        .filter((annotation) => annotation.type === "expects-console-error")
+        .map((annotation) => new RegExp(annotation.description ?? "."));
+      const unexpected = errors.filter((error) => !expected.some((pattern) => pattern.test(error)));
+      expect(unexpected, "console errors and warnings").toEqual([]);
     },
     { auto: true },
   ],

@@ -166,7 +166,10 @@ test.describe("home page", () => {
 test.describe("not found", () => {
   for (const path of ["/nope", "/projects/42", "/index.html", "/%E2%9C%93?x=1"]) {
     test(`${path} answers 404 with the not-found page and a link home`, async ({ page }) => {
-      test.info().annotations.push({ type: "expects-console-error", description: "the browser logs the 404 status" });
+      test.info().annotations.push({
+        type: "expects-console-error",
+        description: "^Failed to load resource: the server responded with a status of 404",
+      });
       const response = await page.goto(path);
       expect(response?.status()).toBe(404);
       await expect(page.getByRole("heading", { level: 1, name: "404" })).toBeVisible();
