@@ -241,6 +241,45 @@ test.describe("newsletter sign-up with JavaScript", () => {
   });
 });
 
+test.describe("toasts with JavaScript", () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "React takes over only with JavaScript");
+
+  test("a toast already in the server's HTML is hydrated as it is, then dismisses itself", async ({
+    page,
+    baseURL,
+  }, testInfo) => {
+    // A sign-up posted before the page loads (as without JavaScript): the page arrives with the toast in its HTML.
+    const response = await fetch(`${baseURL}/?index`, {
+      method: "POST",
+      body: new URLSearchParams({ email: freshEmail(testInfo.project.name), website: "" }),
+      redirect: "manual",
+    });
+    const flash = response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!.split("="));
+    await page
+      .context()
+      .addCookies(flash.map(([name, ...value]) => ({ name: name!, value: value.join("="), url: baseURL! })));
+    await visit(page, "/");
+    const toast = newsletter(page).toast("status", SUBSCRIBED_TOAST.message);
+    await expect(toast).toBeVisible();
+    // The fixture fails the test on any hydration warning or error; React now runs the toast's timer.
+    await expect(toast).toBeHidden({ timeout: 15_000 });
+  });
+
+  test("a toast stays while the pointer rests on it, and goes once it leaves", async ({ page }, testInfo) => {
+    await visit(page, "/");
+    const form = newsletter(page);
+    await signUp(page, freshEmail(testInfo.project.name));
+    const toast = form.toast("status", SUBSCRIBED_TOAST.message);
+    await expect(toast).toBeVisible();
+    await toast.hover();
+    // Longer than a toast shows on its own (6 s): hovered, it is still there.
+    await page.waitForTimeout(7_000);
+    await expect(toast).toBeVisible();
+    await page.mouse.move(0, 0);
+    await expect(toast).toBeHidden({ timeout: 10_000 });
+  });
+});
+
 test.describe("newsletter sign-up without JavaScript", () => {
   test.skip(({ javaScriptEnabled }) => javaScriptEnabled, "checks the plain HTML behaviour");
 
