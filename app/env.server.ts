@@ -49,6 +49,7 @@ const envSchema = z
     TRUST_PROXY: flag(false),
     SUBSCRIBE_RATE_LIMIT_PER_MINUTE: integer(0, 100_000, 5),
     LATEST_POST_TIMEOUT_MS: integer(1, 60_000, 1500),
+    LATEST_POST_HARD_LIMIT_MS: integer(1, 120_000, 10_000),
     LATEST_POST_TTL_SECONDS: integer(0, 86_400, 300),
     LATEST_POST_FAILURE_TTL_SECONDS: integer(0, 86_400, 30),
     ALLOW_INDEXING: flag(true),

@@ -12,6 +12,8 @@ const LOG_PREFIX = "Failed to fetch tweet";
 // A misbehaving function must not be able to put a novel into every page; the card clamps far sooner anyway.
 const MAX_TEXT_CHARS = 1_000;
 const MAX_CAUSE_CHARS = 300;
+/** How long the call itself may take: a cold edge function plus a call to X can outlast a page's wait by far. */
+export const DEFAULT_HARD_LIMIT_MS = 10_000;
 
 type Log = (line: string) => void;
 
@@ -19,7 +21,10 @@ export interface LatestPostSourceOptions {
   /** Both or neither; without them there is no call and no card. */
   supabaseUrl?: string;
   anonKey?: string;
+  /** How long a page waits for the call. The call goes on after that (up to hardLimitMs) and fills the cache. */
   timeoutMs: number;
+  /** How long the call may take before it counts as a failure; at least timeoutMs. Default 10 s. */
+  hardLimitMs?: number;
   ttlSeconds: number;
   failureTtlSeconds: number;
   /** For tests: a fake clock (milliseconds). */
@@ -41,14 +46,18 @@ export function createLatestPostSource(options: LatestPostSourceOptions): Latest
   }
   const client = createServerSupabaseClient(supabaseUrl, anonKey);
   const log = options.log ?? ((line: string) => console.error(line));
+  const hardLimitMs = Math.max(options.hardLimitMs ?? DEFAULT_HARD_LIMIT_MS, options.timeoutMs);
   const cache: SwrCache<LatestPost> = createSwrCache({
-    fetch: () => fetchLatestPost(client, options.timeoutMs, log),
+    fetch: () => fetchLatestPost(client, hardLimitMs, log),
     now: options.now ?? Date.now,
     ttlMs: options.ttlSeconds * 1000,
     failureTtlMs: options.failureTtlSeconds * 1000,
   });
   return {
-    get: () => cache.get(),
+    // The time box bounds the page's wait, not the call: a page that stops waiting renders without the card, the
+    // call goes on (still one at a time) and its answer is cached for the next view. Only the call's own end counts
+    // as a success or a failure.
+    get: () => withinTimeBox(cache.get(), options.timeoutMs),
     snapshot() {
       const { value, settled } = cache.snapshot();
       return { post: value, settled };
@@ -56,9 +65,19 @@ export function createLatestPostSource(options: LatestPostSourceOptions): Latest
   };
 }
 
+/** The call's answer, or null once `ms` have passed (the call itself is not stopped). */
+function withinTimeBox<T>(call: Promise<T | null>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+    timer.unref();
+  });
+  return Promise.race([call, timeUp]).finally(() => clearTimeout(timer));
+}
+
 /**
- * One uncached call of the edge function. Never throws and never waits longer than the time box: any failure is
- * null plus one log line starting with 'Failed to fetch tweet'.
+ * One uncached call of the edge function. Never throws and never takes longer than `timeoutMs` (the call's hard
+ * limit): any failure is null plus one log line starting with 'Failed to fetch tweet'.
  */
 export async function fetchLatestPost(client: SupabaseClient, timeoutMs: number, log: Log): Promise<LatestPost | null> {
   const fail = (cause: string) => {
@@ -140,6 +159,7 @@ const source = createLatestPostSource({
   supabaseUrl: env.SUPABASE_URL,
   anonKey: env.SUPABASE_ANON_KEY,
   timeoutMs: env.LATEST_POST_TIMEOUT_MS,
+  hardLimitMs: env.LATEST_POST_HARD_LIMIT_MS,
   ttlSeconds: env.LATEST_POST_TTL_SECONDS,
   failureTtlSeconds: env.LATEST_POST_FAILURE_TTL_SECONDS,
 });

@@ -206,9 +206,9 @@ async function measureBytes(base) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// 2. Lighthouse: the CLI with Debian's Chromium, default (mobile) settings, each run in its own browser.
+// 2. Lighthouse: the CLI with Debian's Chromium, mobile settings, each run in its own browser.
 
-/** @param {string} url @param {number} run */
+/** @param {string} url @param {number} run @param {"devtools" | "simulate"} throttling */
 function runLighthouse(url, run, throttling) {
   const output = path.join(outDir, `lighthouse-${throttling}-${run}.json`);
   const cli = path.join(root, "node_modules", "lighthouse", "cli", "index.js");
@@ -250,7 +250,7 @@ function runLighthouse(url, run, throttling) {
   };
 }
 
-/** @param {string} url */
+/** @param {string} url @param {"devtools" | "simulate"} throttling */
 function lighthouse(url, throttling) {
   /** @type {ReturnType<typeof runLighthouse>[]} */
   const runs = [];
