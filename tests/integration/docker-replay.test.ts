@@ -313,6 +313,22 @@ describe("the build context", () => {
 });
 
 describe("the image, replayed", () => {
+  it("has the very stylesheet the repository's build has, byte for byte (its sources are app/ alone)", () => {
+    // The context has no .git: Tailwind's automatic source detection would then scan tests, docs and the README.
+    const stylesheets = (root: string) => {
+      const dir = path.join(root, "public/build/_assets");
+      return readdirSync(dir)
+        .filter((file) => file.endsWith(".css"))
+        .map((file) => ({ file, bytes: readFileSync(path.join(dir, file)) }));
+    };
+    const image = stylesheets(inStage(states.get(runtime.name)!, "."));
+    const repository = stylesheets(ROOT);
+    expect(image).toHaveLength(1);
+    expect(repository, "run `npm run build` first (npm test does)").toHaveLength(1);
+    expect(image[0]!.file).toBe(repository[0]!.file);
+    expect(image[0]!.bytes.equals(repository[0]!.bytes)).toBe(true);
+  });
+
   it("holds production dependencies only, the server, the build and public files, and no secret", () => {
     const app = inStage(states.get(runtime.name)!, ".");
     for (const kept of [
