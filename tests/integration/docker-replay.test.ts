@@ -354,6 +354,7 @@ describe("the image, replayed", () => {
       "eslint",
       "lighthouse",
       "@electric-sql/pglite",
+      "deno",
     ]) {
       expect(existsSync(path.join(app, "node_modules", development)), development).toBe(false);
     }

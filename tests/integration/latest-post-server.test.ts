@@ -166,7 +166,7 @@ describe("a slow function (3 s) with a 500 ms time box and the cache on", () => 
     expect(first.ms).toBeLessThan(2_000);
     // The call went on after the page stopped waiting; once it answers, the next view has the post.
     await expect
-      .poll(async () => (await view(app)).html.includes("Slow but worth it."), { timeout: 10_000, intervals: [500] })
+      .poll(async () => (await view(app)).html.includes("Slow but worth it."), { timeout: 10_000, interval: 500 })
       .toBe(true);
     expect(stub.functionCalls).toBe(1);
     expect(failureLines(app)).toEqual([]);

@@ -3,6 +3,7 @@ import {
   type CachedText,
   type Shaped,
   type Upstream,
+  apiBase,
   decodeEntities,
   FRESH_FOR_MS,
   fromCache,
@@ -16,8 +17,10 @@ import {
   STALE_FOR_MS,
   success,
   timelineUrl,
+  upstreamTimeoutMs,
   userLookupUrl,
   withStaleFallback,
+  X_API_BASE,
 } from "../../supabase/functions/get-latest-tweet/shape";
 
 const NOW = Date.UTC(2025, 9, 1, 12, 0, 0);
@@ -351,5 +354,28 @@ describe("cache helpers", () => {
 describe("retryAfterSeconds", () => {
   it("counts whole seconds from now to the reset", () => {
     expect(retryAfterSeconds(String(NOW_SECONDS + 61), NOW)).toBe(61);
+  });
+});
+
+describe("where the X API is, and how long a call may take", () => {
+  it("is the real X API unless X_API_BASE_URL names an http(s) address", () => {
+    expect(apiBase(undefined)).toBe(X_API_BASE);
+    expect(apiBase("")).toBe(X_API_BASE);
+    expect(apiBase("not a url")).toBe(X_API_BASE);
+    expect(apiBase("file:///etc/passwd")).toBe(X_API_BASE);
+    expect(apiBase("http://127.0.0.1:4010/2/")).toBe("http://127.0.0.1:4010/2");
+    expect(timelineUrl("42", apiBase("http://127.0.0.1:4010/2"))).toMatch(
+      /^http:\/\/127\.0\.0\.1:4010\/2\/users\/42\/tweets\?/,
+    );
+    expect(userLookupUrl("me", "http://127.0.0.1:4010/2")).toBe("http://127.0.0.1:4010/2/users/by/username/me");
+  });
+
+  it("takes X_TIMEOUT_MS only as a positive whole number of milliseconds", () => {
+    expect(upstreamTimeoutMs(undefined, 8_000)).toBe(8_000);
+    expect(upstreamTimeoutMs("", 8_000)).toBe(8_000);
+    expect(upstreamTimeoutMs("0", 8_000)).toBe(8_000);
+    expect(upstreamTimeoutMs("1.5", 8_000)).toBe(8_000);
+    expect(upstreamTimeoutMs("soon", 8_000)).toBe(8_000);
+    expect(upstreamTimeoutMs("700", 8_000)).toBe(700);
   });
 });

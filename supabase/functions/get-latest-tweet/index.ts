@@ -1,6 +1,7 @@
 /**
  * Supabase Edge Function (Deno): the owner's latest post on X, as `{ text }`, or `{ error }` with a
  * non-2xx status. Secrets: X_BEARER_TOKEN (app-only bearer token) and X_USER_ID (numeric id or @handle).
+ * X_API_BASE_URL and X_TIMEOUT_MS exist for the tests, which run this file under Deno against a fake X API.
  *
  * All decisions live in shape.ts; this file only does I/O.
  */
@@ -9,18 +10,21 @@ import {
   type Config,
   type Shaped,
   type Upstream,
+  apiBase,
   fromCache,
   isTextBody,
   readConfig,
   shapeTimeline,
   shapeUserLookup,
   timelineUrl,
+  upstreamTimeoutMs,
   userLookupUrl,
   withStaleFallback,
 } from "./shape.ts";
 
 // Well under the platform's wall-clock limit, so a slow X answer still ends in our own 504.
-const UPSTREAM_TIMEOUT_MS = 8_000;
+const UPSTREAM_TIMEOUT_MS = upstreamTimeoutMs(Deno.env.get("X_TIMEOUT_MS"), 8_000);
+const X_API = apiBase(Deno.env.get("X_API_BASE_URL"));
 
 const CORS_HEADERS: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
@@ -55,7 +59,7 @@ async function callX(url: string, token: string): Promise<Upstream> {
 async function userId(config: Config): Promise<string | Shaped> {
   if (config.user.kind === "id") return config.user.id;
   if (resolvedUserId) return resolvedUserId;
-  const lookup = shapeUserLookup(await callX(userLookupUrl(config.user.username), config.token), Date.now());
+  const lookup = shapeUserLookup(await callX(userLookupUrl(config.user.username, X_API), config.token), Date.now());
   if ("status" in lookup) return lookup;
   resolvedUserId = lookup.id;
   return lookup.id;
@@ -64,7 +68,7 @@ async function userId(config: Config): Promise<string | Shaped> {
 async function fetchLatest(config: Config): Promise<Shaped> {
   const id = await userId(config);
   if (typeof id !== "string") return withStaleFallback(id, cached, Date.now());
-  const fresh = shapeTimeline(await callX(timelineUrl(id), config.token), Date.now());
+  const fresh = shapeTimeline(await callX(timelineUrl(id, X_API), config.token), Date.now());
   if (isTextBody(fresh.body)) cached = { text: fresh.body.text, fetchedAt: Date.now() };
   return withStaleFallback(fresh, cached, Date.now());
 }

@@ -93,18 +93,33 @@ export function readConfig(env: { X_BEARER_TOKEN?: string; X_USER_ID?: string })
   return { token, user };
 }
 
-export function timelineUrl(userId: string): string {
+/**
+ * Where the X API is: its real address, unless X_API_BASE_URL names another (the tests' fake X API on loopback).
+ * Anything that is not an http(s) URL is ignored.
+ */
+export function apiBase(raw: string | undefined): string {
+  const value = raw?.trim().replace(/\/+$/, "");
+  return value && /^https?:\/\/[^\s/]+/.test(value) ? value : X_API_BASE;
+}
+
+/** How long one X API call may take: X_TIMEOUT_MS when it is a whole number of milliseconds, else the default. */
+export function upstreamTimeoutMs(raw: string | undefined, fallback: number): number {
+  const value = Number(raw);
+  return raw && Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+export function timelineUrl(userId: string, base: string = X_API_BASE): string {
   const query = new URLSearchParams({
     max_results: "5", // the endpoint's minimum
     exclude: "replies,retweets",
     // Long posts are cut at 280 characters in `text`; the full version is in note_tweet.
     "tweet.fields": "note_tweet",
   });
-  return `${X_API_BASE}/users/${encodeURIComponent(userId)}/tweets?${query.toString()}`;
+  return `${base}/users/${encodeURIComponent(userId)}/tweets?${query.toString()}`;
 }
 
-export function userLookupUrl(username: string): string {
-  return `${X_API_BASE}/users/by/username/${encodeURIComponent(username)}`;
+export function userLookupUrl(username: string, base: string = X_API_BASE): string {
+  return `${base}/users/by/username/${encodeURIComponent(username)}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
