@@ -42,6 +42,8 @@ export const flashCookieNames = FLASH_COOKIE_NAMES;
  */
 export const SHARED_PAGE_CONTEXT = "sharedPage";
 export const staticHeaders = resourceHeaders;
+// For the owner's tools (scripts/subscribers.mjs), which load this build rather than a second copy of the store code.
+export { subscriberAdmin } from "~/subscriber-admin.server";
 
 const RENDER_TIMEOUT_MS = 5_000;
 

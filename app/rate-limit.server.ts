@@ -84,3 +84,9 @@ export const subscribeRateLimiter = createRateLimiter({
   limit: env.SUBSCRIBE_RATE_LIMIT_PER_MINUTE,
   windowMs: 60_000,
 });
+
+/** Unsubscribe posts per visitor address per minute: the same limit as sign-ups, counted on its own. */
+export const unsubscribeRateLimiter = createRateLimiter({
+  limit: env.SUBSCRIBE_RATE_LIMIT_PER_MINUTE,
+  windowMs: 60_000,
+});

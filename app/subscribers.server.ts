@@ -2,7 +2,7 @@ import { env, EnvError } from "~/env.server";
 import { registerHealthCheck } from "~/lib/health.server";
 import { onShutdown } from "~/lib/shutdown.server";
 import { describeCause, type SubscriberStore } from "~/stores/types";
-import { openSqliteStore } from "~/stores/sqlite.server";
+import { openSqliteStore, type SqliteStore } from "~/stores/sqlite.server";
 import { createSupabaseStore } from "~/stores/supabase.server";
 
 export type { SubscribeOutcome, SubscriberStore } from "~/stores/types";
@@ -11,7 +11,7 @@ export type { SubscribeOutcome, SubscriberStore } from "~/stores/types";
  * Chooses the store once, when the server loads the build: Supabase when it is configured, otherwise the embedded
  * SQLite file under DATA_DIR. A DATA_DIR that cannot be written stops start-up with a message naming it.
  */
-function startSubscriberStore(): SubscriberStore {
+function startSubscriberStore(): SubscriberStore | SqliteStore {
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY) {
     return createSupabaseStore({ url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY });
   }
@@ -30,4 +30,9 @@ function startSubscriberStore(): SubscriberStore {
   return store;
 }
 
-export const subscriberStore: SubscriberStore = startSubscriberStore();
+const store = startSubscriberStore();
+
+export const subscriberStore: SubscriberStore = store;
+
+/** The embedded store, for the owner's tools; null when the list lives in Supabase. */
+export const sqliteStore: SqliteStore | null = store.kind === "sqlite" ? (store as SqliteStore) : null;

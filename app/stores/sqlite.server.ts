@@ -1,25 +1,51 @@
-import { mkdirSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 // A static import of the built-in keeps the module external in the server build (checked by the HTTP tests, which
 // run build/index.js); node:sqlite needs no dependency and no native build.
 import { DatabaseSync } from "node:sqlite";
 import { maskEmail } from "~/lib/mask-email";
-import { describeCause, type SubscribeOutcome, type SubscriberStore } from "~/stores/types";
+import { describeCause, isUnsubscribeToken, type SubscribeOutcome, type SubscriberStore } from "~/stores/types";
 
 export const SQLITE_FILE_NAME = "newsletter.sqlite";
 /** SQLITE_CONSTRAINT_UNIQUE: the extended result code of a unique index violation, our "duplicate". */
 export const SQLITE_CONSTRAINT_UNIQUE = 2067;
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
   create table if not exists newsletter_subscribers (
     id integer primary key,
     email text not null,
-    created_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    created_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    unsubscribe_token text
   );
   create unique index if not exists newsletter_subscribers_email_lower_key
     on newsletter_subscribers (lower(email));
 `;
+
+/** Version 2 gave every subscriber an unsubscribe token; a file from version 1 gets the column and the tokens. */
+function migrate(db: DatabaseSync) {
+  const columns = db.prepare("pragma table_info(newsletter_subscribers)").all() as { name: string }[];
+  if (!columns.some((column) => column.name === "unsubscribe_token")) {
+    db.exec("alter table newsletter_subscribers add column unsubscribe_token text");
+  }
+  const missing = db.prepare("select id from newsletter_subscribers where unsubscribe_token is null").all() as {
+    id: number;
+  }[];
+  const give = db.prepare("update newsletter_subscribers set unsubscribe_token = ? where id = ?");
+  for (const { id } of missing) give.run(randomUUID(), id);
+  db.exec(
+    "create unique index if not exists newsletter_subscribers_unsubscribe_token_key " +
+      "on newsletter_subscribers (unsubscribe_token)",
+  );
+}
+
+/** One subscriber as the owner's tools show it. */
+export interface SubscriberRow {
+  email: string;
+  createdAt: string;
+  unsubscribeToken: string;
+}
 
 export interface SqliteStore extends SubscriberStore {
   readonly kind: "sqlite";
@@ -27,6 +53,14 @@ export interface SqliteStore extends SubscriberStore {
   /** `select 1` answers: the file is open and readable. */
   healthy(): boolean;
   close(): void;
+  // The owner's tools (npm run subscribers).
+  count(): number;
+  /** Every subscriber, oldest first. */
+  list(): SubscriberRow[];
+  /** Removes an address in any letter case; whether it was there. */
+  remove(email: string): boolean;
+  /** A consistent copy of the whole file at `target` (which must not exist), safe while the server writes. */
+  backup(target: string): void;
 }
 
 /** Maps a failed insert to an outcome: only a unique violation is a duplicate, anything else is a failure. */
@@ -50,6 +84,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     const { journal_mode: mode } = db.prepare("pragma journal_mode = wal").get() as { journal_mode: string };
     if (mode !== "wal") console.warn(`Newsletter store: ${file} could not use WAL (journal mode is ${mode}).`);
     db.exec(SCHEMA);
+    migrate(db);
     // A real write, so a read-only file or folder fails here rather than on the first visitor's sign-up.
     db.exec(`pragma user_version = ${SCHEMA_VERSION}`);
   } catch (error) {
@@ -57,7 +92,9 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     throw error;
   }
 
-  const insert = db.prepare("insert into newsletter_subscribers (email) values (?)");
+  const insert = db.prepare("insert into newsletter_subscribers (email, unsubscribe_token) values (?, ?)");
+  const removeByToken = db.prepare("delete from newsletter_subscribers where unsubscribe_token = ? returning email");
+  const removeByEmail = db.prepare("delete from newsletter_subscribers where lower(email) = lower(?)");
   const ping = db.prepare("select 1 as ok");
 
   return {
@@ -65,7 +102,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     file,
     async subscribe(email) {
       try {
-        insert.run(email);
+        insert.run(email, randomUUID());
         return "subscribed";
       } catch (error) {
         const outcome = sqliteOutcome(error);
@@ -74,6 +111,38 @@ export function openSqliteStore(dataDir: string): SqliteStore {
         }
         return outcome;
       }
+    },
+    async unsubscribe(token) {
+      if (!isUnsubscribeToken(token)) return "done";
+      try {
+        const removed = removeByToken.get(token) as { email: string } | undefined;
+        if (removed) console.info(`Newsletter: ${maskEmail(removed.email)} unsubscribed.`);
+        return "done";
+      } catch (error) {
+        console.error(`Newsletter: SQLite unsubscribe failed: ${describeCause(error)}`);
+        return "failed";
+      }
+    },
+    count() {
+      return (db.prepare("select count(*) as n from newsletter_subscribers").get() as { n: number }).n;
+    },
+    list() {
+      const rows = db
+        .prepare(
+          "select email, created_at as createdAt, unsubscribe_token as unsubscribeToken " +
+            "from newsletter_subscribers order by id",
+        )
+        .all();
+      return rows as unknown as SubscriberRow[];
+    },
+    remove(email) {
+      return Number(removeByEmail.run(email).changes) > 0;
+    },
+    backup(target) {
+      const destination = path.resolve(target);
+      if (existsSync(destination)) throw new Error(`${destination} already exists: choose a new file name`);
+      // VACUUM INTO writes a consistent snapshot, even while the server goes on writing (WAL).
+      db.prepare("vacuum into ?").run(destination);
     },
     healthy() {
       try {

@@ -1,8 +1,13 @@
 import { createServerSupabaseClient } from "~/supabase-client.server";
 import { maskEmail } from "~/lib/mask-email";
-import { describeCause, type SubscribeOutcome, type SubscriberStore } from "~/stores/types";
+import { describeCause, isUnsubscribeToken, type SubscribeOutcome, type SubscriberStore } from "~/stores/types";
 
 export const SUBSCRIBERS_TABLE = "newsletter_subscribers";
+/**
+ * The database function that removes the subscriber holding a token (supabase/migrations). The anon role can call
+ * it, and nothing else can remove a row: it deletes at most the row with exactly that token and answers nothing.
+ */
+export const UNSUBSCRIBE_FUNCTION = "unsubscribe_newsletter";
 /** Postgres unique_violation: the address (in any letter case) is already on the list. */
 export const UNIQUE_VIOLATION = "23505";
 /** Long enough for a slow PostgREST, short enough that a visitor is not left waiting on a hung one. */
@@ -59,6 +64,22 @@ export function createSupabaseStore({ url, anonKey, timeoutMs = SUPABASE_TIMEOUT
         return "failed";
       } finally {
         clearTimeout(timer);
+      }
+    },
+    async unsubscribe(token) {
+      if (!isUnsubscribeToken(token)) return "done";
+      try {
+        const { error, status } = await client
+          .rpc(UNSUBSCRIBE_FUNCTION, { token })
+          .abortSignal(AbortSignal.timeout(timeoutMs));
+        if (!error && status >= 200 && status < 300) return "done";
+        const code = error?.code ? ` ${String(error.code)}` : "";
+        const message = error?.message ? `: ${describeCause(error.message)}` : "";
+        console.error(`Newsletter: Supabase unsubscribe failed (HTTP ${status}${code})${message}`);
+        return "failed";
+      } catch (error) {
+        console.error(`Newsletter: Supabase unsubscribe failed: ${describeCause(error)}`);
+        return "failed";
       }
     },
   };

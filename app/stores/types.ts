@@ -1,12 +1,26 @@
 /** What became of one sign-up; each outcome has its own toast (spec §8). */
 export type SubscribeOutcome = "subscribed" | "duplicate" | "failed";
 
+/**
+ * What became of an unsubscribe request. "done" whether or not the token belonged to anyone: the answer never tells
+ * whether an address is on the list.
+ */
+export type UnsubscribeOutcome = "done" | "failed";
+
 /** Where addresses go. Both stores treat case variants of an address as the same subscriber. */
 export interface SubscriberStore {
   readonly kind: "supabase" | "sqlite";
   /** Never throws: every failure is logged with its cause and answered as "failed". */
   subscribe(email: string): Promise<SubscribeOutcome>;
+  /** Removes the subscriber holding this unsubscribe token, if any. Never throws. */
+  unsubscribe(token: string): Promise<UnsubscribeOutcome>;
 }
+
+/** An unsubscribe token: a random (version 4) UUID, given to every subscriber when stored. */
+export const UNSUBSCRIBE_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+export const isUnsubscribeToken = (value: unknown): value is string =>
+  typeof value === "string" && UNSUBSCRIBE_TOKEN.test(value);
 
 /** A cause for the log line: the message only, one line, bounded (a gateway's HTML page can be long). */
 export function describeCause(cause: unknown): string {

@@ -118,3 +118,81 @@ describe("the embedded SQLite store", () => {
     }
   });
 });
+
+describe("unsubscribing and the owner's tools (embedded store)", () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it("gives every subscriber its own unguessable token", async () => {
+    const store = openStore();
+    await store.subscribe("a@example.com");
+    await store.subscribe("b@example.com");
+    const [a, b] = store.list();
+    expect(a!.unsubscribeToken).toMatch(UUID);
+    expect(b!.unsubscribeToken).toMatch(UUID);
+    expect(a!.unsubscribeToken).not.toBe(b!.unsubscribeToken);
+  });
+
+  it("removes exactly the subscriber holding the token; an unknown or used token changes nothing, same answer", async () => {
+    const store = openStore();
+    const log = vi.spyOn(console, "info").mockImplementation(() => {});
+    await store.subscribe("stay@example.com");
+    await store.subscribe("leave@example.com");
+    const leave = store.list().find((row) => row.email === "leave@example.com")!;
+    await expect(store.unsubscribe("3f1e2d4c-5b6a-4789-8abc-def012345678")).resolves.toBe("done");
+    await expect(store.unsubscribe("not-a-token")).resolves.toBe("done");
+    expect(store.count()).toBe(2);
+    await expect(store.unsubscribe(leave.unsubscribeToken)).resolves.toBe("done");
+    expect(store.list().map((row) => row.email)).toEqual(["stay@example.com"]);
+    await expect(store.unsubscribe(leave.unsubscribeToken)).resolves.toBe("done");
+    expect(store.count()).toBe(1);
+    // The log names the address masked, never in full.
+    expect(log.mock.calls.flat().join(" ")).toContain("l***@example.com");
+    expect(log.mock.calls.flat().join(" ")).not.toContain("leave@example.com");
+  });
+
+  it("lets someone who left subscribe again, with a new token", async () => {
+    const store = openStore();
+    vi.spyOn(console, "info").mockImplementation(() => {});
+    await store.subscribe("back@example.com");
+    const first = store.list()[0]!.unsubscribeToken;
+    await store.unsubscribe(first);
+    await expect(store.subscribe("Back@Example.com")).resolves.toBe("subscribed");
+    expect(store.list()[0]!.unsubscribeToken).not.toBe(first);
+  });
+
+  it("gives the rows of a file from before tokens existed a token each when it opens", () => {
+    const file = path.join(dir, SQLITE_FILE_NAME);
+    const old = new DatabaseSync(file);
+    old.exec(`
+      create table newsletter_subscribers (
+        id integer primary key, email text not null,
+        created_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')));
+      create unique index newsletter_subscribers_email_lower_key on newsletter_subscribers (lower(email));
+      insert into newsletter_subscribers (email) values ('first@example.com'), ('second@example.com');
+      pragma user_version = 1;`);
+    old.close();
+    const store = openStore();
+    const rowsNow = store.list();
+    expect(rowsNow.map((row) => row.email)).toEqual(["first@example.com", "second@example.com"]);
+    for (const row of rowsNow) expect(row.unsubscribeToken).toMatch(UUID);
+    expect(new Set(rowsNow.map((row) => row.unsubscribeToken)).size).toBe(2);
+  });
+
+  it("removes an address in any letter case, and says when it was not there", async () => {
+    const store = openStore();
+    await store.subscribe("Someone@Example.com");
+    expect(store.remove("someone@example.COM")).toBe(true);
+    expect(store.remove("someone@example.com")).toBe(false);
+    expect(store.count()).toBe(0);
+  });
+
+  it("backs up to a new file that opens on its own, while the store stays in use; never over an existing file", async () => {
+    const store = openStore();
+    await store.subscribe("kept@example.com");
+    const target = path.join(dir, "backup.sqlite");
+    store.backup(target);
+    await store.subscribe("after@example.com");
+    expect(rows(target).map((row) => row.email)).toEqual(["kept@example.com"]);
+    expect(() => store.backup(target)).toThrow(/already exists/);
+  });
+});

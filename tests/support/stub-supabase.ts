@@ -6,11 +6,14 @@
  * This file is run directly by `node` (type stripping) from stub-supabase-main.ts, so it must stay within
  * erasable TypeScript: no enums, namespaces or parameter properties, and type-only imports marked `type`.
  */
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export const TABLE = "newsletter_subscribers";
 export const FUNCTION_NAME = "get-latest-tweet";
+/** The database function of the unsubscribe migration, called as PostgREST's POST /rest/v1/rpc/<name>. */
+export const UNSUBSCRIBE_FUNCTION = "unsubscribe_newsletter";
 export const DEFAULT_TWEET_TEXT = "Day one of the challenge: shipping small things, learning in public.";
 export const UNIQUE_INDEX = "newsletter_subscribers_email_lower_key";
 export const CHECK_CONSTRAINT = "newsletter_subscribers_email_check";
@@ -82,6 +85,10 @@ export interface StubSupabase {
   readonly inserts: readonly Record<string, unknown>[];
   /** Addresses the "table" holds, as sent (the duplicate check compares them lower-cased). */
   readonly storedEmails: readonly string[];
+  /** Calls of the unsubscribe function, whatever their outcome. */
+  readonly unsubscribeCalls: number;
+  /** The unsubscribe token the "table" gave this address (any letter case), as the column default would. */
+  tokenOf(email: string): string | undefined;
   setInsertBehaviour(behaviour: InsertBehaviour): void;
   setFunctionBehaviour(behaviour: FunctionBehaviour): void;
   /** Pretend these addresses were subscribed earlier (not logged as inserts). */
@@ -325,6 +332,9 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
   let functionCalls = 0;
   // Insertion order is kept for reporting; the lower-cased keys give the case-insensitive uniqueness.
   let stored = new Map<string, string>();
+  // Lower-cased address → its unsubscribe token (the column default of the unsubscribe migration).
+  let tokens = new Map<string, string>();
+  let unsubscribeCalls = 0;
   let insertBehaviour: InsertBehaviour = DEFAULT_INSERT_BEHAVIOUR;
   let functionBehaviour: FunctionBehaviour = DEFAULT_FUNCTION_BEHAVIOUR;
   const hung = new Set<ServerResponse>();
@@ -375,6 +385,8 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     insertCalls = 0;
     functionCalls = 0;
     stored = new Map();
+    tokens = new Map();
+    unsubscribeCalls = 0;
     insertBehaviour = DEFAULT_INSERT_BEHAVIOUR;
     functionBehaviour = DEFAULT_FUNCTION_BEHAVIOUR;
     for (const timer of timers) clearTimeout(timer);
@@ -383,7 +395,10 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
   }
 
   function seedEmails(...emails: string[]): void {
-    for (const email of emails) stored.set(email.toLowerCase(), email);
+    for (const email of emails) {
+      stored.set(email.toLowerCase(), email);
+      tokens.set(email.toLowerCase(), randomUUID());
+    }
   }
 
   function handleInsert(response: ServerResponse, request: RecordedRequest): void {
@@ -422,6 +437,7 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     for (const row of rows as Record<string, unknown>[]) {
       const email = String(row.email);
       stored.set(email.toLowerCase(), email);
+      tokens.set(email.toLowerCase(), randomUUID());
     }
     // Without `Prefer: return=representation` PostgREST answers 201 with an empty body.
     send(response, { status: 201, headers: { "content-range": "*/*" } }, delay);
@@ -456,6 +472,68 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
           delay,
         );
     }
+  }
+
+  /**
+   * POST /rest/v1/rpc/unsubscribe_newsletter {"token": …}: deletes the row holding the token, answers 204 either way
+   * (a void function). The insert behaviour's errors and hangs apply here too: both are PostgREST.
+   */
+  function handleRpc(response: ServerResponse, request: RecordedRequest, name: string): void {
+    if (rejectKey(response, request)) return;
+    if (name !== UNSUBSCRIBE_FUNCTION || request.method !== "POST") {
+      return send(
+        response,
+        json(
+          404,
+          pgError("PGRST202", `Could not find the function public.${name} without parameters in the schema cache`),
+        ),
+      );
+    }
+    unsubscribeCalls += 1;
+    const behaviour = insertBehaviour;
+    if (behaviour.kind === "hang") return hang(response);
+    if (behaviour.kind === "error") {
+      return send(
+        response,
+        json(behaviour.status ?? 500, behaviour.body ?? pgError("XX000", "internal error")),
+        behaviour.delayMs,
+      );
+    }
+    const parsed = parseJson(request.body);
+    const token = parsed.ok && isRecord(parsed.value) ? parsed.value.token : undefined;
+    if (typeof token !== "string" || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(token)) {
+      return send(response, json(400, pgError("22P02", `invalid input syntax for type uuid: "${String(token)}"`)));
+    }
+    for (const [email, held] of tokens) {
+      if (held === token.toLowerCase()) {
+        tokens.delete(email);
+        stored.delete(email);
+      }
+    }
+    send(response, { status: 204 }, behaviour.kind === "store" ? behaviour.delayMs : undefined);
+  }
+
+  /** The API gateway rejects a missing or foreign key before PostgREST sees the request; true when it did. */
+  function rejectKey(response: ServerResponse, request: RecordedRequest): boolean {
+    const apikey = request.headers.apikey;
+    if (apikey === undefined) {
+      send(
+        response,
+        json(401, {
+          message: "No API key found in request",
+          hint: "No `apikey` request header or url param was found.",
+        }),
+      );
+      return true;
+    }
+    if (apikey !== anonKey) {
+      send(
+        response,
+        json(401, { message: "Invalid API key", hint: "Double check your Supabase `anon` or `service_role` API key." }),
+      );
+      return true;
+    }
+    return false;
   }
 
   function handleRest(response: ServerResponse, request: RecordedRequest, resource: string): void {
@@ -558,6 +636,8 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
       if (control) return handleControl(response, recorded, control[1] ?? "");
 
       requests.push(recorded);
+      const rpc = /^\/rest\/v1\/rpc\/([^/]+)$/.exec(url.pathname);
+      if (rpc) return handleRpc(response, recorded, decodeURIComponent(rpc[1] ?? ""));
       const rest = /^\/rest\/v1\/([^/]+)$/.exec(url.pathname);
       if (rest) return handleRest(response, recorded, decodeURIComponent(rest[1] ?? ""));
       const fn = /^\/functions\/v1\/([^/]+)$/.exec(url.pathname);
@@ -595,6 +675,12 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     },
     get inserts() {
       return inserts;
+    },
+    get unsubscribeCalls() {
+      return unsubscribeCalls;
+    },
+    tokenOf(email: string) {
+      return tokens.get(email.toLowerCase());
     },
     get storedEmails() {
       return [...stored.values()];

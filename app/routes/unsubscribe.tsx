@@ -1,0 +1,69 @@
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { loader as rootLoader } from "~/root";
+import { tokenOf, unsubscribeAction } from "~/unsubscribe.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  // The token stays in the URL, where the link from the e-mail put it; the page only needs to know there is one.
+  return json({ token: tokenOf(request.url) });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { result, status } = await unsubscribeAction(request, context);
+  return json({ result }, { status });
+}
+
+// The page is for one reader at a time and must never show up in a search engine.
+export const headers: HeadersFunction = () => ({ "X-Robots-Tag": "noindex", "Cache-Control": "no-store" });
+
+export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
+  const site = matches.find((match) => match.id === "root")?.data?.meta.title;
+  return [{ title: site ? `Unsubscribe · ${site}` : "Unsubscribe" }, { name: "robots", content: "noindex" }];
+};
+
+const MESSAGES = {
+  unsubscribed: {
+    title: "You're unsubscribed",
+    text: "You won't get any more updates from me. Changed your mind? You can sign up again on the home page.",
+  },
+  "incomplete-link": {
+    title: "Unsubscribe",
+    text: "This unsubscribe link is incomplete. Please use the whole link from the e-mail you received.",
+  },
+  "too-many-requests": { title: "Unsubscribe", text: "Too many requests. Please try again in a minute." },
+  failed: { title: "Unsubscribe", text: "Something went wrong. Please try again later." },
+} as const;
+
+export default function Unsubscribe() {
+  const { token } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const message = answer ? MESSAGES[answer.result] : token ? null : MESSAGES["incomplete-link"];
+  const canPost = token !== null && answer?.result !== "unsubscribed";
+
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
+      <h1 className="text-4xl font-extrabold text-slate-900">{message?.title ?? "Unsubscribe"}</h1>
+      <p role={answer ? "status" : undefined} className="mt-4 max-w-md text-lg text-slate-700">
+        {message?.text ?? "Stop getting updates on my 365-day challenge? One click and you are off the list."}
+      </p>
+      {canPost ? (
+        <Form method="post" action={`/unsubscribe?token=${token}`} className="mt-8">
+          <input type="hidden" name="token" value={token} />
+          <button
+            type="submit"
+            disabled={busy}
+            className="inline-flex min-h-11 items-center rounded-full bg-indigo-700 px-6 py-3 font-semibold text-white shadow hover:bg-indigo-800 disabled:cursor-wait disabled:bg-indigo-500"
+          >
+            {busy ? "Unsubscribing..." : "Unsubscribe"}
+          </button>
+        </Form>
+      ) : null}
+      <Link to="/" className="mt-8 font-semibold text-indigo-800 underline underline-offset-4">
+        Return to Home
+      </Link>
+    </main>
+  );
+}

@@ -1,0 +1,54 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { readForm } from "~/lib/read-form.server";
+import { clientAddressOf } from "~/newsletter.server";
+import { type RateLimiter, unsubscribeRateLimiter } from "~/rate-limit.server";
+import type { SubscriberStore } from "~/stores/types";
+import { isUnsubscribeToken } from "~/stores/types";
+import { subscriberStore } from "~/subscribers.server";
+
+/**
+ * What the unsubscribe page says after a post. "unsubscribed" also for an unknown or used token: the page never
+ * tells whether an address is on the list.
+ */
+export type UnsubscribeResult = "unsubscribed" | "incomplete-link" | "too-many-requests" | "failed";
+
+const STATUS: Record<UnsubscribeResult, number> = {
+  unsubscribed: 200,
+  "incomplete-link": 400,
+  "too-many-requests": 429,
+  failed: 503,
+};
+
+/** The token of an unsubscribe link (`/unsubscribe?token=…`), or null when the link has none that could be one. */
+export function tokenOf(url: string): string | null {
+  const token = new URL(url).searchParams.get("token")?.trim().toLowerCase() ?? null;
+  return isUnsubscribeToken(token) ? token : null;
+}
+
+interface Dependencies {
+  store: SubscriberStore;
+  limiter: RateLimiter;
+}
+
+/**
+ * The unsubscribe page's action: the page's own button (a form with the token) and RFC 8058 one-click posts from mail
+ * providers (`List-Unsubscribe=One-Click` in the body, the token in the URL, no cookies) both land here.
+ */
+export async function unsubscribeAction(
+  request: Request,
+  context: AppLoadContext,
+  { store, limiter }: Dependencies = { store: subscriberStore, limiter: unsubscribeRateLimiter },
+): Promise<{ result: UnsubscribeResult; status: number }> {
+  const answer = (result: UnsubscribeResult) => ({ result, status: STATUS[result] });
+  const read = await readForm(request);
+  const field = read.kind === "form" ? read.form.get("token") : null;
+  const token = tokenOf(request.url) ?? (isUnsubscribeToken(field) ? field : null);
+  if (!token) return answer("incomplete-link");
+
+  const client = clientAddressOf(context);
+  if (!limiter.hit(client)) {
+    console.warn(`Newsletter: unsubscribe rate limit reached by ${client}.`);
+    return answer("too-many-requests");
+  }
+  return answer((await store.unsubscribe(token)) === "done" ? "unsubscribed" : "failed");
+}
