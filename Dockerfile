@@ -21,11 +21,13 @@ RUN npm prune --omit=dev --no-audit --no-fund
 # 4. What runs: Node, the server, the build and production dependencies. No compiler, no secret (settings come from
 #    `docker run -e`; .dockerignore keeps any .env out of the build).
 FROM node:24-slim AS runtime
-ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
+# npm is only there for the owner's tools (`docker exec portfolio npm run subscribers -- export --csv > file`): silent,
+# so its banner does not end up in the redirected output, and it never looks for updates.
+ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data NPM_CONFIG_LOGLEVEL=silent NPM_CONFIG_UPDATE_NOTIFIER=false
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json /app/server.mjs /app/page-cache.mjs ./
-COPY --from=build /app/scripts/healthcheck.mjs ./scripts/
+COPY --from=build /app/scripts/healthcheck.mjs /app/scripts/subscribers.mjs ./scripts/
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 # The volume's mount point must exist and belong to `node` before VOLUME, or Docker creates it owned by root.

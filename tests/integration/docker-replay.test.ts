@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { owner } from "~/content/site";
 import { type Stage, dockerIgnores, envPairs, execForm, parseDockerfile } from "../support/dockerfile";
+import { subscribe } from "../support/newsletter-http";
 import {
   ROOT,
   type ServerProcess,
@@ -309,6 +310,83 @@ describe("the build context", () => {
       expect(file).not.toMatch(/^(\.env|node_modules\/|build\/|public\/build\/|data\/|\.git\/)/);
       expect(file).not.toMatch(/\.log$/);
     }
+  });
+});
+
+describe("the owner's subscriber tools, run in the image", () => {
+  // `docker exec portfolio npm run subscribers -- …`: the image's npm, its environment, the volume's database.
+  function tools(...args: string[]) {
+    const state = states.get(runtime.name)!;
+    const result = spawnSync("npm", ["run", "subscribers", "--", ...args], {
+      cwd: inStage(state, "."),
+      env: childEnv({
+        PATH: process.env.PATH ?? "",
+        HOME: work,
+        ...mappedEnv(state),
+        SESSION_SECRET: TEST_SESSION_SECRET,
+      }),
+      encoding: "utf8",
+    });
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  it("count, list, export --csv (clean CSV on stdout), remove and backup, while the server runs", async () => {
+    await subscribe(server!.url, "reader-one@example.com");
+    await subscribe(server!.url, "reader-two@example.com");
+
+    expect(tools("count")).toMatchObject({ code: 0, stdout: "2\n" });
+    const list = tools("list");
+    expect(list.code).toBe(0);
+    expect(
+      list.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => line.split("\t")[0]),
+    ).toEqual(["reader-one@example.com", "reader-two@example.com"]);
+
+    // What `> subscribers.csv` would hold: the CSV and nothing else (no npm banner).
+    const csv = tools("export", "--csv");
+    expect(csv.code).toBe(0);
+    const lines = csv.stdout.split("\r\n").filter(Boolean);
+    expect(lines[0]).toBe("email,subscribed_at,unsubscribe_link");
+    expect(lines).toHaveLength(3);
+    const link = lines[1]!.split(",")[2]!;
+    expect(link).toMatch(new RegExp(`^${owner.siteUrl}/unsubscribe\\?token=[0-9a-f-]{36}$`));
+    // The link works on the running site.
+    const unsubscribePage = await fetch(`${server!.url}${new URL(link).pathname}${new URL(link).search}`);
+    expect(unsubscribePage.status).toBe(200);
+    await unsubscribePage.arrayBuffer();
+
+    const backupFile = path.join(work, "subscribers-backup.sqlite");
+    const backup = tools("backup", backupFile);
+    expect(backup.code).toBe(0);
+    expect(existsSync(backupFile)).toBe(true);
+
+    expect(tools("remove", "READER-ONE@example.com").code).toBe(0);
+    expect(tools("count").stdout).toBe("1\n");
+    const again = tools("remove", "reader-one@example.com");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("is not on the list");
+  });
+
+  it("with Supabase configured, says where the list lives and never asks for a service key", () => {
+    const state = states.get(runtime.name)!;
+    const result = spawnSync("npm", ["run", "subscribers", "--", "count"], {
+      cwd: inStage(state, "."),
+      env: childEnv({
+        PATH: process.env.PATH ?? "",
+        HOME: work,
+        ...mappedEnv(state),
+        SESSION_SECRET: TEST_SESSION_SECRET,
+        SUPABASE_URL: "https://project.supabase.co",
+        SUPABASE_ANON_KEY: "anon-key-of-the-test",
+      }),
+      encoding: "utf8",
+    });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("The list lives in Supabase");
+    expect(result.stderr).toContain("never asks for the service key");
   });
 });
 
