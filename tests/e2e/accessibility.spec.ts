@@ -79,6 +79,15 @@ test.describe("accessibility (axe, WCAG 2.2 A and AA)", () => {
     });
   });
 
+  test("unsubscribe page, before and after the button", async ({ page, browser }) => {
+    await analyse(page, browser, "/unsubscribe?token=3f1e2d4c-5b6a-4789-8abc-def012345678", async (target) => {
+      await expectNoViolations(target);
+      await target.getByRole("button", { name: "Unsubscribe" }).click();
+      await expect(target.getByRole("heading", { level: 1, name: "You're unsubscribed" })).toBeVisible();
+      await expectNoViolations(target);
+    });
+  });
+
   test("not-found page", async ({ page, browser }) => {
     test.info().annotations.push({
       type: "expects-console-error",
