@@ -1,19 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { SUPABASE_BASELINE } from "../support/supabase-baseline";
 
 const MIGRATION = new URL("../../supabase/migrations/20250925000000_newsletter_subscribers.sql", import.meta.url);
-
-// Only what a fresh Supabase project has before any migration runs: the two API roles, usage on public,
-// and the default privileges that hand every new table in public to them. Without the latter the test
-// could not tell whether the migration's revoke actually does anything.
-const SUPABASE_BASELINE = `
-  create role anon nologin noinherit;
-  create role authenticated nologin noinherit;
-  grant usage on schema public to anon, authenticated;
-  alter default privileges in schema public grant all on tables to anon, authenticated;
-  alter default privileges in schema public grant all on sequences to anon, authenticated;
-`;
 
 interface PgError {
   code?: string;

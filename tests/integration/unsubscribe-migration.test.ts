@@ -3,20 +3,11 @@
 import { readFile } from "node:fs/promises";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SUPABASE_BASELINE } from "../support/supabase-baseline";
 
 const migration = (name: string) => new URL(`../../supabase/migrations/${name}`, import.meta.url);
 const FIRST = migration("20250925000000_newsletter_subscribers.sql");
 const UNSUBSCRIBE = migration("20261123000000_newsletter_unsubscribe.sql");
-
-// A fresh Supabase project's defaults: the API roles get everything new in public, functions included.
-const SUPABASE_BASELINE = `
-  create role anon nologin noinherit;
-  create role authenticated nologin noinherit;
-  grant usage on schema public to anon, authenticated;
-  alter default privileges in schema public grant all on tables to anon, authenticated;
-  alter default privileges in schema public grant all on sequences to anon, authenticated;
-  alter default privileges in schema public grant all on functions to anon, authenticated;
-`;
 
 let db: PGlite;
 
