@@ -73,6 +73,8 @@ function developerTree(): string {
   plant("public/build/stale.js", "stale\n");
   plant("data/newsletter.sqlite", "subscribers of the developer\n");
   plant(".git/HEAD", "ref: refs/heads/main\n");
+  // Notes full of Tailwind utilities the site never uses: the stylesheet must not pick them up.
+  plant("notes/ideas.md", "Try `bg-fuchsia-900 text-lime-300 skew-y-12` on the cards some day.\n");
   plant("npm-debug.log", "noise\n");
   return tree;
 }
@@ -107,7 +109,19 @@ function registryAccess(): Record<string, string> {
   );
 }
 
-function run(command: string, state: StageState, line: number) {
+/** `sh -c command`, without blocking: a synchronous minute-long `npm ci` starves Vitest's worker of its RPC calls. */
+function shell(command: string, cwd: string, env: NodeJS.ProcessEnv) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn("sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const output = { stdout: "", stderr: "" };
+    child.stdout.on("data", (chunk: Buffer) => (output.stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output.stderr += chunk.toString()));
+    child.once("error", reject);
+    child.once("close", (status) => resolve({ status, ...output }));
+  });
+}
+
+async function run(command: string, state: StageState, line: number) {
   // Absolute paths in the command are paths of the stage's filesystem; the image's `node` user is played by whoever
   // runs this test.
   const uid = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
@@ -118,10 +132,11 @@ function run(command: string, state: StageState, line: number) {
   const cwd = inStage(state, ".");
   mkdirSync(cwd, { recursive: true });
   const started = Date.now();
-  const result = spawnSync("sh", ["-c", mapped], {
+  const result = await shell(
+    mapped,
     cwd,
     // Only the stage's own environment, as in a build container; a warm npm cache stands in for the registry.
-    env: childEnv({
+    childEnv({
       ...registryAccess(),
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? work,
@@ -129,9 +144,7 @@ function run(command: string, state: StageState, line: number) {
       npm_config_update_notifier: "false",
       ...mappedEnv(state),
     }),
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  );
   log.push(`RUN ${command} (line ${line}): ${Date.now() - started} ms`);
   if (result.status !== 0) {
     throw new Error(`Dockerfile line ${line}: \`${command}\` failed:\n${result.stdout}\n${result.stderr}`);
@@ -159,7 +172,7 @@ function copy(args: string, flags: Record<string, string>, state: StageState, li
   }
 }
 
-function replay() {
+async function replay() {
   states = new Map();
   for (const stage of stages) {
     const root = path.join(work, "stages", stage.name);
@@ -185,7 +198,7 @@ function replay() {
           break;
         case "RUN":
           expect(execForm(args), `RUN on line ${line} is in shell form`).toBeNull();
-          run(args, state, line);
+          await run(args, state, line);
           break;
         case "ENV":
           for (const [name, value] of envPairs(args)) state.env[name] = value;
@@ -221,7 +234,7 @@ beforeAll(async () => {
   work = tempDir("portfolio-docker-replay-");
   const started = Date.now();
   context = buildContext(developerTree());
-  replay();
+  await replay();
   replayMs = Date.now() - started;
   const state = states.get(runtime.name)!;
   const command = execForm(instructions(runtime, "CMD")[0]!.args)!;
