@@ -86,26 +86,11 @@ app.all(
   createRequestHandler({
     build,
     mode: env.NODE_ENV,
-    getLoadContext: (req) => ({ clientAddress: clientAddress(req) }),
+    // The visitor's address: the socket's, or with TRUST_PROXY the last X-Forwarded-For entry (the one our own proxy
+    // added; earlier ones are whatever the client claimed). The app reduces it to one key per visitor.
+    getLoadContext: (req) => ({ clientAddress: req.ip ?? "unknown" }),
   }),
 );
-
-/** The visitor's address: the socket's, or the proxy's X-Forwarded-For when TRUST_PROXY says a proxy is in front. */
-/** @param {import("node:http").IncomingMessage} req */
-function clientAddress(req) {
-  if (env.TRUST_PROXY) {
-    const forwarded = req.headers["x-forwarded-for"];
-    const value = Array.isArray(forwarded) ? forwarded.join(",") : forwarded;
-    // The last entry is the one our own proxy added; earlier ones are whatever the client claimed.
-    const last = value
-      ?.split(",")
-      .map((/** @type {string} */ part) => part.trim())
-      .filter(Boolean)
-      .at(-1);
-    if (last) return last;
-  }
-  return req.socket.remoteAddress ?? "unknown";
-}
 
 /** Whether Express would call this request HTTPS (its `req.protocol`), for the cached page's HSTS header. */
 /** @param {import("node:http").IncomingMessage} req */
@@ -125,6 +110,9 @@ const homePage = createHomePageCache({
   flashCookieNames: hooks.flashCookieNames,
   isHttps,
 });
+// Malformed, oversized and cross-site requests are answered before the page cache, Express and Remix see them.
+const guard = hooks.requestGuard({ routeIds: Object.keys(build.routes), isHttps });
+
 /** @param {import("node:http").ServerResponse} res */
 function trackResponse(res) {
   // A request that arrives on an open connection during shutdown is still answered, then its connection closes.
@@ -140,6 +128,7 @@ function trackResponse(res) {
 const server = http.createServer((req, res) => {
   // Every response is tracked, the cached home page's too, so a shutdown waits for it and closes its connection.
   trackResponse(res);
+  if (guard(req, res)) return;
   homePage(req, res, () => app(req, res));
 });
 server.keepAliveTimeout = 65_000;

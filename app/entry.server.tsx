@@ -1,14 +1,17 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import type { Env } from "~/env.server";
+import { owner } from "~/content/site";
 import { env } from "~/env.server";
 import { homePageCacheKey } from "~/home-page-cache.server";
 import { inlineStylesheet } from "~/inline-stylesheet.server";
 import { InlineStylesheetContext } from "~/lib/inline-stylesheet";
+import { logField, warnThrottled } from "~/lib/log-line.server";
 import { NonceContext } from "~/lib/nonce";
 import { runShutdownHooks } from "~/lib/shutdown.server";
+import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/request-guard.server";
 import {
   type ScriptPolicy,
   createNonce,
@@ -28,6 +31,8 @@ export interface ServerHooks {
   flashCookieNames: string[];
   /** Headers for the static files server.mjs serves itself; `https` as Express sees it (TRUST_PROXY-aware). */
   staticHeaders: (https: boolean) => Record<string, string>;
+  /** Answers malformed, oversized and cross-site requests before anything else runs (server.mjs, first). */
+  requestGuard: (options: Pick<RequestGuardOptions, "routeIds" | "isHttps">) => RequestGuard;
 }
 
 // Importing env here parses it when the server loads the build: a bad value stops start-up, not a request.
@@ -42,6 +47,8 @@ export const flashCookieNames = FLASH_COOKIE_NAMES;
  */
 export const SHARED_PAGE_CONTEXT = "sharedPage";
 export const staticHeaders = resourceHeaders;
+export const requestGuard: ServerHooks["requestGuard"] = (options) =>
+  createRequestGuard({ ...options, trustProxy: env.TRUST_PROXY, siteUrl: owner.siteUrl });
 // For the owner's tools (scripts/subscribers.mjs), which load this build rather than a second copy of the store code.
 export { subscriberAdmin } from "~/subscriber-admin.server";
 
@@ -77,6 +84,20 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
     if (!response.headers.has(name)) response.headers.set(name, value);
   }
   return response;
+};
+
+/**
+ * What Remix reports. A route error response (405 for a post where no route has an action, 404 for a data request to
+ * nowhere) is the visitor's mistake: one short, throttled line. Anything else is ours: the whole error with its stack.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error)) {
+    const { pathname, search } = new URL(request.url);
+    warnThrottled(`Refused ${error.status}: ${request.method} ${logField(pathname + search)}`);
+    return;
+  }
+  console.error(error);
 };
 
 function renderDocument(element: React.ReactElement): Promise<string> {

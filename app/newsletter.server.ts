@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { AppLoadContext } from "@remix-run/node";
 import type { ToastView } from "~/components/toast";
+import { visitorKey } from "~/lib/client-address.server";
 import { maskEmail } from "~/lib/mask-email";
 import {
   ALREADY_SUBSCRIBED_TOAST,
@@ -33,10 +34,13 @@ interface Dependencies {
   limiter: RateLimiter;
 }
 
-/** The visitor's address from server.mjs's load context ("unknown" if a different server runs the build). */
+/**
+ * The visitor's key for the rate limits and the log, from server.mjs's load context ("unknown" if a different server
+ * runs the build): one key per visitor however the address is written (see visitorKey).
+ */
 export function clientAddressOf(context: AppLoadContext): string {
   const address = (context as { clientAddress?: unknown }).clientAddress;
-  return typeof address === "string" && address !== "" ? address : "unknown";
+  return typeof address === "string" && address !== "" ? visitorKey(address) : "unknown";
 }
 
 /**
@@ -51,7 +55,10 @@ export async function subscribeAction(
 ): Promise<Response> {
   try {
     const decision = await decide(request, clientAddressOf(context), store, limiter);
-    if (decision === "far-too-large") return new Response("Payload Too Large", { status: 413 });
+    if (decision === "far-too-large") {
+      // The rest of the body was not read: answer, then close the connection.
+      return new Response("Payload Too Large", { status: 413, headers: { Connection: "close" } });
+    }
     return await redirectWithToast("/", decision.toast, decision.formReply);
   } catch (error) {
     // A visitor always gets a page: an unexpected error is logged and shown as the generic failure.
@@ -103,9 +110,11 @@ async function decide(
     return { toast: SUBSCRIBED_TOAST, formReply: reply("subscribed", { initialValue: null }) };
   }
 
-  const submission = parseWithZod(form, { schema: subscribeSchema });
-  // The reply travels in a cookie: an address longer than any valid one is not sent back (the browser's maxlength
-  // stops people long before; only a hand-made post gets here).
+  // Only the address is parsed, so only it can come back in Conform's reply: the reply travels in a cookie, and junk
+  // fields echoed there could push it past what browsers and proxies accept (4 KB).
+  const submission = parseWithZod(onlyEmail(form), { schema: subscribeSchema });
+  // An address longer than any valid one is not sent back either (the browser's maxlength stops people long before;
+  // only a hand-made post gets here).
   const hideFields = String(form.get("email") ?? "").length > EMAIL_MAX_LENGTH ? ["email"] : [];
 
   if (!limiter.hit(client)) {
@@ -123,4 +132,12 @@ async function decide(
   // On success the form starts empty again (Conform resets it); otherwise the address stays for another try.
   const result = outcome === "subscribed" ? submission.reply({ resetForm: true }) : submission.reply();
   return { toast: OUTCOME_TOASTS[outcome], formReply: reply(outcome, result) };
+}
+
+/** The form reduced to its one field (a repeated field keeps its first value, as Conform would read it). */
+function onlyEmail(form: FormData): FormData {
+  const kept = new FormData();
+  const email = form.get("email");
+  if (email !== null) kept.set("email", email);
+  return kept;
 }

@@ -9,7 +9,7 @@ export const MAX_DRAIN_BYTES = 2 * 1024 * 1024;
 export type FormRead =
   | { kind: "form"; form: FormData }
   | { kind: "too-large" }
-  /** So large the connection was dropped: answer 413 (nobody may be listening any more). */
+  /** Too large to read to the end: answer 413 and close the connection. */
   | { kind: "far-too-large" }
   | { kind: "not-a-form" };
 
@@ -35,7 +35,9 @@ export async function readForm(request: Request): Promise<FormRead> {
       if (done) break;
       received += value.byteLength;
       if (received > MAX_DRAIN_BYTES) {
-        await reader.cancel().catch(() => {});
+        // Not cancelled: that would reset the connection before our 413 goes out. Unread, the rest waits in the
+        // socket until the server closes it after the answer (the action sends `Connection: close`).
+        reader.releaseLock();
         return { kind: "far-too-large" };
       }
       if (received <= MAX_FORM_BYTES) chunks.push(value);

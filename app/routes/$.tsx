@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { logField, warnThrottled } from "~/lib/log-line.server";
 import type { loader as rootLoader } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { pathname } = new URL(request.url);
-  // JSON.stringify keeps control characters in a hostile path out of the log line.
-  console.warn(`404 Not Found: ${JSON.stringify(pathname)}`);
+  // Quoted, escaped and cut: a hostile path cannot forge log lines or fill the disk.
+  warnThrottled(`404 Not Found: ${logField(pathname)}`);
   throw new Response("Not Found", { status: 404 });
 }
 
@@ -31,7 +32,19 @@ export function NotFound() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (isRouteErrorResponse(error) && error.status !== 404) {
+    // A post to a path that takes none (405): a short answer, not the app's error page and its log.
+    return (
+      <main className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
+        <h1 className="text-4xl font-extrabold text-slate-900">{error.status}</h1>
+        <p className="mt-4 text-slate-700">{error.statusText}</p>
+        <Link to="/" className="mt-8 font-semibold text-indigo-800 underline">
+          Return to Home
+        </Link>
+      </main>
+    );
+  }
+  if (isRouteErrorResponse(error)) return <NotFound />;
   throw error;
 }
 

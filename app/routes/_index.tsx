@@ -32,16 +32,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 /**
- * In the browser the post goes through here first. When no answer comes back at all (offline, a dropped connection)
- * there is no redirect and no flashed toast: the page says so itself instead of falling into the error page.
+ * In the browser the post goes through here first. When no answer comes back from our action (offline, a dropped
+ * connection, or a refusal before the action: the server's cross-site rule, a proxy's error page) there is no redirect
+ * and no flashed toast: the page says so itself instead of falling into the error page.
  */
 export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
   try {
     return await serverAction<typeof action>();
   } catch (error) {
-    // Remix throws Responses (redirects, errors) on purpose; only a failed fetch is ours to handle.
-    if (error instanceof Response || !(error instanceof TypeError)) throw error;
-    console.warn("Newsletter: the sign-up got no answer:", error.message);
+    // Remix throws Responses (redirects) on purpose; a failed fetch (TypeError) or an answer that did not come from
+    // Remix (an Error carrying its text) is ours to handle.
+    if (error instanceof Response || !(error instanceof Error)) throw error;
+    console.warn("Newsletter: the sign-up got no answer from the action:", error.message.slice(0, 200));
     return { ...NO_ANSWER };
   }
 }

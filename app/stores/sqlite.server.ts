@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, statfsSync, statSync } from "node:fs";
 import path from "node:path";
 // A static import of the built-in keeps the module external in the server build (checked by the HTTP tests, which
 // run build/index.js); node:sqlite needs no dependency and no native build.
@@ -50,7 +50,7 @@ export interface SubscriberRow {
 export interface SqliteStore extends SubscriberStore {
   readonly kind: "sqlite";
   readonly file: string;
-  /** `select 1` answers: the file is open and readable. */
+  /** The file is where it was opened, its disk has room, and a write goes through; reports changes to the log. */
   healthy(): boolean;
   close(): void;
   // The owner's tools (npm run subscribers).
@@ -73,11 +73,21 @@ export function sqliteOutcome(error: unknown): Exclude<SubscribeOutcome, "subscr
  * Opens (creating when needed) the embedded store in `dataDir`. Throws when the folder or file cannot be created or
  * written, so a bad DATA_DIR stops start-up instead of failing every sign-up later.
  */
+/** Below this much free space on DATA_DIR's disk the store counts as unable to write: a sign-up needs a few pages. */
+export const MIN_FREE_BYTES = 256 * 1024;
+
+/** The file's identity: a file deleted or replaced under the open connection is no longer where we write. */
+const identity = (file: string) => {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  return stat ? `${stat.dev}:${stat.ino}` : null;
+};
+
 export function openSqliteStore(dataDir: string): SqliteStore {
   const directory = path.resolve(dataDir);
   mkdirSync(directory, { recursive: true });
   const file = path.join(directory, SQLITE_FILE_NAME);
   const db = new DatabaseSync(file);
+  const opened = identity(file);
   try {
     // Another process holding a write lock (it should not: one process owns the file) makes us wait, not hang.
     db.exec("pragma busy_timeout = 2000");
@@ -96,11 +106,42 @@ export function openSqliteStore(dataDir: string): SqliteStore {
   const removeByToken = db.prepare("delete from newsletter_subscribers where unsubscribe_token = ? returning email");
   const removeByEmail = db.prepare("delete from newsletter_subscribers where lower(email) = lower(?)");
   const ping = db.prepare("select 1 as ok");
+  // A write that changes nothing but still goes through the journal to the disk, like a sign-up's commit.
+  const touch = db.prepare(`pragma user_version = ${SCHEMA_VERSION}`);
+
+  /** Why the store cannot take a write now, or null when it can (checked per sign-up and per health probe). */
+  function cannotWrite(): string | null {
+    if (identity(file) !== opened) return `${file} is gone or was replaced`;
+    const { bavail, bsize } = statfsSync(directory);
+    if (bavail * bsize < MIN_FREE_BYTES) return `the disk holding ${directory} is full`;
+    return null;
+  }
+
+  let lastProblem: string | null = null;
+  /** Tells the owner once when the store stops being writable, and once when it can write again. */
+  function report(problem: string | null) {
+    if (problem === lastProblem) return;
+    if (problem) {
+      console.error(
+        `Newsletter store: cannot write (${problem}). Sign-ups fail and /healthz answers 503 until it can: ` +
+          "free space on the disk, or put the file back (restore a backup) and restart the server.",
+      );
+    } else {
+      console.info(`Newsletter store: ${file} can be written again.`);
+    }
+    lastProblem = problem;
+  }
 
   return {
     kind: "sqlite",
     file,
     async subscribe(email) {
+      // A row written to a deleted file, or half-written to a full disk, would be acknowledged and then lost.
+      const problem = cannotWrite();
+      if (problem) {
+        report(problem);
+        return "failed";
+      }
       try {
         insert.run(email, randomUUID());
         return "subscribed";
@@ -145,11 +186,16 @@ export function openSqliteStore(dataDir: string): SqliteStore {
       db.prepare("vacuum into ?").run(destination);
     },
     healthy() {
+      let problem: string | null;
       try {
-        return (ping.get() as { ok?: number } | undefined)?.ok === 1;
-      } catch {
-        return false;
+        problem = cannotWrite();
+        if (!problem && (ping.get() as { ok?: number } | undefined)?.ok !== 1) problem = "it does not answer";
+        if (!problem) touch.run();
+      } catch (error) {
+        problem = describeCause(error);
       }
+      report(problem);
+      return problem === null;
     },
     close() {
       if (db.isOpen) db.close();

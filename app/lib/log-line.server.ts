@@ -1,0 +1,60 @@
+/** How much of a visitor-controlled value (a path, a header) a log line may quote. */
+export const MAX_LOGGED_CHARS = 200;
+
+/**
+ * A visitor-controlled value made safe to quote in one log line: control characters escaped (a newline cannot forge a
+ * second line), and cut at `max` characters with the original length said, so a 14 KB path costs ~200 bytes of log.
+ */
+export function logField(value: string, max = MAX_LOGGED_CHARS): string {
+  const cut = value.length > max ? value.slice(0, max) : value;
+  // JSON string syntax escapes quotes, backslashes and every control character.
+  const quoted = JSON.stringify(cut);
+  return value.length > max ? `${quoted}… (${value.length} chars)` : quoted;
+}
+
+export interface LogThrottle {
+  /** Whether `line` may be written now; identical lines beyond the allowance in one window are held back. */
+  allow(line: string): { write: boolean; suppressedBefore: number };
+}
+
+/**
+ * Rate-limits identical log lines: at most `perWindow` copies of one line per window. The next copy written after a
+ * quiet window reports how many were held back, so a flood stays visible in the log without filling the disk.
+ */
+export function createLogThrottle({
+  perWindow = 3,
+  windowMs = 60_000,
+  maxLines = 1_000,
+  now = Date.now,
+}: { perWindow?: number; windowMs?: number; maxLines?: number; now?: () => number } = {}): LogThrottle {
+  const seen = new Map<string, { windowStart: number; count: number; suppressed: number }>();
+  return {
+    allow(line) {
+      const at = now();
+      let entry = seen.get(line);
+      if (!entry || at - entry.windowStart >= windowMs) {
+        const suppressedBefore = entry?.suppressed ?? 0;
+        // Distinct lines are many in a scan of random paths: the memory is bounded, the oldest go first.
+        if (!entry && seen.size >= maxLines) seen.delete(seen.keys().next().value as string);
+        entry = { windowStart: at, count: 1, suppressed: 0 };
+        seen.set(line, entry);
+        return { write: true, suppressedBefore };
+      }
+      if (entry.count < perWindow) {
+        entry.count += 1;
+        return { write: true, suppressedBefore: 0 };
+      }
+      entry.suppressed += 1;
+      return { write: false, suppressedBefore: 0 };
+    },
+  };
+}
+
+const throttle = createLogThrottle();
+
+/** Writes a warning about an odd or refused request: one short line, identical lines rate-limited. */
+export function warnThrottled(line: string) {
+  const { write, suppressedBefore } = throttle.allow(line);
+  if (!write) return;
+  console.warn(suppressedBefore > 0 ? `${line} (${suppressedBefore} more like it held back)` : line);
+}

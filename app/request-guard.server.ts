@@ -1,0 +1,235 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { logField, warnThrottled } from "~/lib/log-line.server";
+import { MAX_DRAIN_BYTES } from "~/lib/read-form.server";
+import { resourceHeaders } from "~/security-headers.server";
+
+// Bounds on what one request may ask of the server before Remix sees it (docs/decisions/007-request-bounds.md).
+// Our longest real URL is an unsubscribe link (~70 characters) and our deepest path has one segment.
+export const MAX_TARGET_LENGTH = 2_048;
+export const MAX_PATH_SEGMENTS = 16;
+export const MAX_BODY_BYTES = MAX_DRAIN_BYTES;
+
+export interface Refusal {
+  status: 400 | 403 | 413 | 414;
+  /** A short, fixed reason: it names the log line, so a flood of one kind is throttled as one. */
+  reason: string;
+}
+
+/** The request target (path and query) is bounded, well-formed, and in origin form. */
+export function checkTarget(target: string): Refusal | null {
+  if (target.length > MAX_TARGET_LENGTH) return { status: 414, reason: "request target too long" };
+  if (!target.startsWith("/")) return { status: 400, reason: "request target not a path" };
+  const queryStart = target.indexOf("?");
+  const path = queryStart === -1 ? target : target.slice(0, queryStart);
+  let segments = 0;
+  for (let at = path.indexOf("/"); at !== -1; at = path.indexOf("/", at + 1)) segments += 1;
+  if (segments > MAX_PATH_SEGMENTS) return { status: 414, reason: "path too deep" };
+  try {
+    decodeURIComponent(path);
+  } catch {
+    return { status: 400, reason: "bad percent-encoding" };
+  }
+  return null;
+}
+
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=-]+)(?::(\d{1,5}))?$/;
+
+/** Whether a Host (or X-Forwarded-Host) value is a host with an optional port, as a URL would take it. */
+export function isValidHost(value: string): boolean {
+  const match = HOST.exec(value);
+  if (!match) return false;
+  if (match[1] !== undefined && Number(match[1]) > 65_535) return false;
+  try {
+    return new URL(`http://${value}/`).host !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** The first of a header's comma-separated values (proxies append theirs), trimmed. */
+function firstValue(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value?.split(",")[0]?.trim();
+}
+
+export interface CrossSiteInput {
+  /** `Sec-Fetch-Site`, sent by every current browser with every request. */
+  secFetchSite: string | undefined;
+  origin: string | undefined;
+  /** The hosts the site answers as: Host, X-Forwarded-Host when the proxy is trusted, the owner's site URL. */
+  ownHosts: string[];
+}
+
+/**
+ * One rule for every post, form post and data request alike: a browser's Fetch Metadata decides when it is sent
+ * (only the site's own pages send `same-origin`, whatever Host the proxy passes on); otherwise the Origin must be one
+ * of the site's hosts. A post with neither comes from no browser (curl, a mail provider's one-click unsubscribe):
+ * nothing ambient to abuse, so it passes.
+ */
+export function crossSiteVerdict({ secFetchSite, origin, ownHosts }: CrossSiteInput): "allow" | "refuse" {
+  if (secFetchSite !== undefined) return secFetchSite === "same-origin" || secFetchSite === "none" ? "allow" : "refuse";
+  if (origin === undefined) return "allow";
+  if (origin === "null") return "refuse";
+  try {
+    return ownHosts.includes(new URL(origin).host) ? "allow" : "refuse";
+  } catch {
+    return "refuse";
+  }
+}
+
+export interface RequestGuardOptions {
+  /** Route ids a `_data` request may name. */
+  routeIds: readonly string[];
+  trustProxy: boolean;
+  /** The owner's site URL (content), one of the hosts a post may come from. */
+  siteUrl: string;
+  /** Whether the visitor reached us over HTTPS, as Express decides it (TRUST_PROXY-aware). */
+  isHttps: (req: IncomingMessage) => boolean;
+}
+
+export type RequestGuard = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+const REFUSED_POST_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>Request refused</title></head>
+<body><main><h1>Request refused</h1>
+<p>This form can only be sent from this site's own pages. Nothing was stored.</p>
+<p><a href="/">Return to Home</a></p></main></body></html>
+`;
+
+/**
+ * Looks at a request before anything else does (the page cache, Express, Remix) and answers it at once when it is
+ * malformed, oversized or a cross-site post: a 4xx with the usual headers and one throttled log line. Returns whether
+ * it answered. A post it lets through has its Origin already judged, so Remix's narrower Origin-vs-Host check, which
+ * refuses the site's own posts behind a proxy that rewrites Host, does not judge it again.
+ */
+export function createRequestGuard({ routeIds, trustProxy, siteUrl, isHttps }: RequestGuardOptions): RequestGuard {
+  const knownRoutes = new Set(routeIds);
+  const siteHost = new URL(siteUrl).host;
+  const hints = new Set<string>();
+
+  function inspect(req: IncomingMessage): Refusal | null {
+    const target = req.url ?? "";
+    const targetRefusal = checkTarget(target);
+    if (targetRefusal) return targetRefusal;
+
+    const host = req.headers.host;
+    if (!host) return { status: 400, reason: "missing Host" };
+    if (!isValidHost(host)) return { status: 400, reason: "bad Host" };
+    if (trustProxy) {
+      const forwardedHost = firstValue(req.headers["x-forwarded-host"]);
+      if (forwardedHost !== undefined && !isValidHost(forwardedHost)) {
+        return { status: 400, reason: "bad X-Forwarded-Host" };
+      }
+      const proto = firstValue(req.headers["x-forwarded-proto"]);
+      if (proto !== undefined && proto !== "http" && proto !== "https") {
+        return { status: 400, reason: "bad X-Forwarded-Proto" };
+      }
+    }
+
+    const queryStart = target.indexOf("?");
+    if (queryStart !== -1) {
+      const routeId = new URLSearchParams(target.slice(queryStart + 1)).get("_data");
+      if (routeId !== null && !knownRoutes.has(routeId)) return { status: 400, reason: "unknown _data route" };
+    }
+
+    if (req.method === "POST") {
+      const declared = Number(req.headers["content-length"] ?? "0");
+      if (!(declared <= MAX_BODY_BYTES)) return { status: 413, reason: "body too large" };
+      const origin = req.headers.origin;
+      const ownHosts = [host, siteHost];
+      const forwardedHost = trustProxy ? firstValue(req.headers["x-forwarded-host"]) : undefined;
+      if (forwardedHost) ownHosts.push(forwardedHost);
+      const secFetchSite = firstValue(req.headers["sec-fetch-site"]);
+      if (crossSiteVerdict({ secFetchSite, origin, ownHosts }) === "refuse") {
+        return { status: 403, reason: "cross-site post" };
+      }
+      noteProxyHost(origin, secFetchSite, forwardedHost ?? host);
+    }
+    return null;
+  }
+
+  /** The browser says the post is its own page's, yet its Origin is not the Host we got: the proxy rewrites Host. */
+  function noteProxyHost(origin: string | undefined, secFetchSite: string | undefined, host: string) {
+    if (secFetchSite !== "same-origin" || origin === undefined) return;
+    let originHost: string;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      return;
+    }
+    if (originHost === host) return;
+    hintOnce(
+      "host",
+      `Proxy: a post from the site's own page (Origin ${logField(origin)}) arrived with Host ${logField(host)}: ` +
+        "the proxy in front does not pass the visitor's Host. Posts still work, but fix it: with nginx add " +
+        "`proxy_set_header Host $host;` (deploy/nginx.conf); Caddy passes it by default.",
+    );
+  }
+
+  function noteForwarding(req: IncomingMessage) {
+    if (!trustProxy && req.headers["x-forwarded-for"] !== undefined) {
+      hintOnce(
+        "trust",
+        "Proxy: requests carry X-Forwarded-For but TRUST_PROXY is off, so every visitor counts as the proxy's " +
+          "address for the rate limit and HTTPS is not recognised. Set TRUST_PROXY=true when a proxy you run is in " +
+          "front (and only then).",
+      );
+    }
+  }
+
+  function hintOnce(key: string, line: string) {
+    if (hints.has(key)) return;
+    hints.add(key);
+    console.warn(line);
+  }
+
+  function refuse(req: IncomingMessage, res: ServerResponse, { status, reason }: Refusal) {
+    warnThrottled(
+      `Refused ${status} (${reason}): ${req.method ?? "?"} ${logField(req.url ?? "")} ` +
+        `from ${req.socket.remoteAddress ?? "unknown"}`,
+    );
+    const html = status === 403;
+    const body = html ? REFUSED_POST_PAGE : `${STATUS_TEXT[status]}\n`;
+    res.writeHead(status, {
+      ...resourceHeaders(safeIsHttps(req)),
+      "Content-Type": html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
+      "Content-Length": Buffer.byteLength(body),
+      "Cache-Control": "no-store",
+      // The body we did not read (or the request we could not trust) ends the connection once answered.
+      Connection: "close",
+    });
+    res.end(req.method === "HEAD" ? undefined : body);
+    // Read and drop what the client is still sending, so it gets our answer rather than a reset, but not forever.
+    req.resume();
+    setTimeout(() => req.socket.destroy(), DRAIN_GRACE_MS).unref();
+  }
+
+  function safeIsHttps(req: IncomingMessage): boolean {
+    try {
+      return isHttps(req);
+    } catch {
+      return false;
+    }
+  }
+
+  return function guard(req, res) {
+    const refusal = inspect(req);
+    if (refusal) {
+      refuse(req, res, refusal);
+      return true;
+    }
+    noteForwarding(req);
+    if (req.method === "POST") delete req.headers.origin;
+    return false;
+  };
+}
+
+const DRAIN_GRACE_MS = 5_000;
+
+const STATUS_TEXT: Record<Refusal["status"], string> = {
+  400: "Bad Request",
+  403: "Forbidden",
+  413: "Payload Too Large",
+  414: "URI Too Long",
+};
