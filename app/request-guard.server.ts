@@ -196,13 +196,13 @@ export function createRequestGuard({ routeIds, trustProxy, siteUrl, isHttps }: R
       "Content-Type": html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
       "Content-Length": Buffer.byteLength(body),
       "Cache-Control": "no-store",
-      // The body we did not read (or the request we could not trust) ends the connection once answered.
+      // The request we refused (and its body we do not want) ends the connection once answered.
       Connection: "close",
     });
-    res.end(req.method === "HEAD" ? undefined : body);
-    // Read and drop what the client is still sending, so it gets our answer rather than a reset, but not forever.
-    req.resume();
-    setTimeout(() => req.socket.destroy(), DRAIN_GRACE_MS).unref();
+    // The whole answer goes out now, but the connection stays open while the client is still sending: closing a
+    // socket with unread data resets it, and a reset makes the client drop our answer unread.
+    res.write(req.method === "HEAD" ? "" : body);
+    drainThen(req, () => res.end());
   }
 
   function safeIsHttps(req: IncomingMessage): boolean {
@@ -225,7 +225,33 @@ export function createRequestGuard({ routeIds, trustProxy, siteUrl, isHttps }: R
   };
 }
 
+/** How long, and how much, a refused request's body is read and dropped before its connection is closed anyway. */
 const DRAIN_GRACE_MS = 5_000;
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Reads and drops the rest of a request's body, then calls `done`: at its end, or at the bounds above. */
+export function drainThen(req: IncomingMessage, done: () => void) {
+  let received = 0;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(timer);
+    req.off("data", count);
+    done();
+  };
+  const count = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > DRAIN_MAX_BYTES) finish();
+  };
+  const timer = setTimeout(finish, DRAIN_GRACE_MS);
+  timer.unref();
+  if (req.complete) return finish();
+  req.on("data", count);
+  req.once("end", finish);
+  req.once("error", finish);
+  req.once("close", finish);
+}
 
 const STATUS_TEXT: Record<Refusal["status"], string> = {
   400: "Bad Request",

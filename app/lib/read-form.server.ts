@@ -6,6 +6,19 @@ export const MAX_FORM_BYTES = 8 * 1024;
  */
 export const MAX_DRAIN_BYTES = 2 * 1024 * 1024;
 
+/** Past this, a body is cut off rather than read to its end (the 413 may then be lost; the server is not). */
+const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
+
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number) {
+  let left = budget;
+  while (left > 0) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    left -= value.byteLength;
+  }
+  await reader.cancel().catch(() => {});
+}
+
 export type FormRead =
   | { kind: "form"; form: FormData }
   | { kind: "too-large" }
@@ -35,9 +48,9 @@ export async function readForm(request: Request): Promise<FormRead> {
       if (done) break;
       received += value.byteLength;
       if (received > MAX_DRAIN_BYTES) {
-        // Not cancelled: that would reset the connection before our 413 goes out. Unread, the rest waits in the
-        // socket until the server closes it after the answer (the action sends `Connection: close`).
-        reader.releaseLock();
+        // The rest is read and dropped (up to a bound) before the 413 goes out: a connection closed with unread data
+        // is reset, and a reset makes the client drop our answer unread.
+        await discardRest(reader, MAX_DISCARD_BYTES - received);
         return { kind: "far-too-large" };
       }
       if (received <= MAX_FORM_BYTES) chunks.push(value);
