@@ -72,7 +72,7 @@ describe("one server, hostile requests", () => {
     ["a request target over 2 KB", `/?q=${"x".repeat(2_100)}`, 414],
     ["bad percent-encoding", "/%E0%A4%A", 400],
     ["an unknown _data route", "/?_data=routes%2Fnope", 400],
-  ])("answers %s with %i and the usual headers", async (_label, target, status) => {
+  ])("answers %s with its 4xx and the usual headers", async (_label, target, status) => {
     const response = await fetch(`${server.url}${target}`);
     expect(response.status).toBe(status);
     expectSecurityHeaders(response.headers);
@@ -95,13 +95,16 @@ describe("one server, hostile requests", () => {
     expectSecurityHeaders(response.headers);
   });
 
-  it.each(["/nope", "/healthz", "/?index=1"])("answers a POST to %s (no action there) with 405, no stack", async (to) => {
-    const before = server.output().length;
-    const response = await fetch(`${server.url}${to}`, { method: "POST", body: "x=1" });
-    expect(response.status).toBe(405);
-    await response.arrayBuffer();
-    expect(server.output().slice(before)).not.toMatch(STACK_LINE);
-  });
+  it.each(["/nope", "/healthz", "/?index=1"])(
+    "answers a POST to %s (no action there) with 405, no stack",
+    async (to) => {
+      const before = server.output().length;
+      const response = await fetch(`${server.url}${to}`, { method: "POST", body: "x=1" });
+      expect(response.status).toBe(405);
+      await response.arrayBuffer();
+      expect(server.output().slice(before)).not.toMatch(STACK_LINE);
+    },
+  );
 
   it("refuses cross-site posts on both paths with a 403 page, and stores nothing", async () => {
     const foreign = "https://attacker.example";
@@ -302,33 +305,36 @@ describe("sign-ups under load and faults: every acknowledged row is stored", () 
   });
 
   const root = process.getuid?.() === 0;
-  it.skipIf(!root)("says 503 on /healthz while the disk is full, and 200 once there is room (tmpfs, root)", async () => {
-    const mountPoint = tempDir("portfolio-abuse-tmpfs-");
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint]);
-    const dataDir = path.join(mountPoint, "data");
-    mkdirSync(dataDir);
-    const server = await startServer({ env: { DATA_DIR: dataDir } });
-    try {
-      expect((await subscribe(server.url, "before-full@example.com"))?.message).toBe("Successfully subscribed!");
-      const filler = path.join(mountPoint, "filler");
+  it.skipIf(!root)(
+    "says 503 on /healthz while the disk is full, and 200 once there is room (tmpfs, root)",
+    async () => {
+      const mountPoint = tempDir("portfolio-abuse-tmpfs-");
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint]);
+      const dataDir = path.join(mountPoint, "data");
+      mkdirSync(dataDir);
+      const server = await startServer({ env: { DATA_DIR: dataDir } });
       try {
-        writeFileSync(filler, Buffer.alloc(4 * 1024 * 1024));
-      } catch {
-        // ENOSPC: the disk is now full, which is the point.
+        expect((await subscribe(server.url, "before-full@example.com"))?.message).toBe("Successfully subscribed!");
+        const filler = path.join(mountPoint, "filler");
+        try {
+          writeFileSync(filler, Buffer.alloc(4 * 1024 * 1024));
+        } catch {
+          // ENOSPC: the disk is now full, which is the point.
+        }
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(503);
+        expect((await subscribe(server.url, "while-full@example.com"))?.message).toBe("Something went wrong");
+        rmSync(filler);
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+        expect((await subscribe(server.url, "after-full@example.com"))?.message).toBe("Successfully subscribed!");
+        expect(rows(dataDir)).toEqual(["before-full@example.com", "after-full@example.com"]);
+        expect(server.output()).toContain("is full");
+      } finally {
+        await server.stop();
+        execFileSync("umount", [mountPoint]);
+        rmSync(mountPoint, { recursive: true, force: true });
       }
-      expect((await fetch(`${server.url}/healthz`)).status).toBe(503);
-      expect((await subscribe(server.url, "while-full@example.com"))?.message).toBe("Something went wrong");
-      rmSync(filler);
-      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-      expect((await subscribe(server.url, "after-full@example.com"))?.message).toBe("Successfully subscribed!");
-      expect(rows(dataDir)).toEqual(["before-full@example.com", "after-full@example.com"]);
-      expect(server.output()).toContain("is full");
-    } finally {
-      await server.stop();
-      execFileSync("umount", [mountPoint]);
-      rmSync(mountPoint, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });
 
 const body = (email: string) => new URLSearchParams({ email, website: "" });
