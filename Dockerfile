@@ -14,9 +14,12 @@ FROM deps AS build
 COPY . .
 RUN npm run build
 
-# 3. Production dependencies only.
+# 3. Production dependencies only. npm prune keeps what the lock marks devOptional or optional (TypeScript among them,
+#    an optional peer of Remix); the script removes those too, but keeps production packages' native platform builds.
 FROM deps AS prod-deps
+COPY scripts/prune-production.mjs ./scripts/
 RUN npm prune --omit=dev --no-audit --no-fund
+RUN node scripts/prune-production.mjs
 
 # 4. What runs: Node, the server, the build and production dependencies. No compiler, no secret (settings come from
 #    `docker run -e`; .dockerignore keeps any .env out of the build).
@@ -28,7 +31,8 @@ WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json /app/server.mjs /app/page-cache.mjs ./
 COPY --from=build /app/scripts/healthcheck.mjs /app/scripts/subscribers.mjs ./scripts/
-COPY --from=build /app/build ./build
+# The server bundle alone: the build's metafiles (esbuild's reports) stay behind.
+COPY --from=build /app/build/index.js ./build/
 COPY --from=build /app/public ./public
 # The volume's mount point must exist and belong to `node` before VOLUME, or Docker creates it owned by root.
 RUN mkdir -p /data && chown node:node /data

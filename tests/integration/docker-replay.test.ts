@@ -272,6 +272,7 @@ describe("the Dockerfile", () => {
     expect(instructions(stages[1]!, "RUN").map((i) => i.args)).toEqual(["npm run build"]);
     expect(instructions(stages[2]!, "RUN").map((i) => i.args)).toEqual([
       expect.stringMatching(/^npm prune --omit=dev\b/),
+      "node scripts/prune-production.mjs",
     ]);
   });
 
@@ -428,8 +429,11 @@ describe("the image, replayed", () => {
     for (const production of ["express", "@remix-run/express", "react-dom", "zod"]) {
       expect(existsSync(path.join(app, "node_modules", production)), production).toBe(true);
     }
-    // typescript stays: Remix's packages list it as an optional peer, which `npm prune --omit=dev` keeps.
     for (const development of [
+      // What `npm prune --omit=dev` alone keeps (devOptional or optional in the lock): scripts/prune-production.mjs.
+      "typescript",
+      "@opentelemetry/api",
+      "@zxing/text-encoding",
       "@remix-run/dev",
       "vitest",
       "@playwright/test",
@@ -443,6 +447,20 @@ describe("the image, replayed", () => {
       expect(existsSync(path.join(app, "node_modules", development)), development).toBe(false);
     }
     expect(existsSync(path.join(app, "node_modules/stale"))).toBe(false);
+    // No command of a removed package is left behind: `tsc` least of all.
+    const commands = readdirSync(path.join(app, "node_modules/.bin"));
+    expect(commands).not.toContain("tsc");
+    for (const command of commands)
+      expect(existsSync(path.join(app, "node_modules/.bin", command)), command).toBe(true);
+    // And nothing a production package needs went with them: the image's npm finds every dependency.
+    const tree = spawnSync("npm", ["ls", "--omit=dev", "--all"], {
+      cwd: app,
+      env: childEnv({ PATH: process.env.PATH ?? "", HOME: work, ...mappedEnv(states.get(runtime.name)!) }),
+      encoding: "utf8",
+    });
+    expect(tree.status, `${tree.stdout.slice(-2_000)}\n${tree.stderr}`).toBe(0);
+    // The server bundle alone: no metafiles (esbuild's reports of the build), no dev-server version file.
+    expect(readdirSync(path.join(app, "build"))).toEqual(["index.js"]);
     const ours = filesUnder(app).filter((file) => !file.startsWith("node_modules/"));
     expect(ours.filter((file) => file.startsWith(".env"))).toEqual([]);
     for (const file of ours) {
