@@ -12,6 +12,7 @@ import { type ServerProcess, startServer, tempDir } from "../support/production-
 import {
   CADDY,
   NGINX,
+  OPENSSL,
   type RunningProxy,
   SITE_NAME,
   missingBinary,
@@ -29,7 +30,8 @@ const HOST_HINT = "does not pass the visitor's Host";
 
 interface Front {
   title: string;
-  binary: string;
+  /** What it needs installed: the proxy (and, for nginx, openssl to make its certificate). */
+  binaries: string[];
   start(dir: string, appPort: number): Promise<RunningProxy>;
   /** The shipped file, as given: everything is tested, and the app has nothing to complain about. */
   shipped: boolean;
@@ -38,13 +40,13 @@ interface Front {
 const fronts: Front[] = [
   {
     title: "behind nginx (deploy/nginx.conf)",
-    binary: NGINX,
+    binaries: [NGINX, OPENSSL],
     start: (dir, appPort) => startNginx(dir, appPort, true),
     shipped: true,
   },
   {
     title: "behind Caddy (deploy/Caddyfile)",
-    binary: CADDY,
+    binaries: [CADDY],
     start: startCaddy,
     shipped: true,
   },
@@ -52,7 +54,7 @@ const fronts: Front[] = [
     // The README before deploy/ existed: nginx then sends Host 127.0.0.1:<port> while the browser's Origin is the
     // site, and Remix's own Origin-vs-Host check answered every sign-up without JavaScript with a 500.
     title: "behind nginx that does not pass Host",
-    binary: NGINX,
+    binaries: [NGINX, OPENSSL],
     start: (dir, appPort) => startNginx(dir, appPort, false),
     shipped: false,
   },
@@ -120,7 +122,8 @@ function signUpFrom(localAddress: string, proxy: RunningProxy, email: string): P
 
 for (const front of fronts) {
   test.describe(front.title, () => {
-    test.skip(Boolean(missingBinary(front.binary)), missingBinary(front.binary) ?? "");
+    const missing = front.binaries.map(missingBinary).find(Boolean);
+    test.skip(Boolean(missing), missing ?? "");
 
     let work: string;
     let app: ServerProcess;

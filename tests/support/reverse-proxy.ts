@@ -10,9 +10,10 @@ import https from "node:https";
 import path from "node:path";
 import { ROOT, childEnv, freePort } from "./production-server";
 
-export const NGINX = "/usr/sbin/nginx";
-export const CADDY = "/usr/bin/caddy";
-export const OPENSSL = "/usr/bin/openssl";
+// Debian's, as .ci/run installs them; elsewhere point these variables at yours (like CHROMIUM_PATH).
+export const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
+export const CADDY = process.env.CADDY_PATH ?? "/usr/bin/caddy";
+export const OPENSSL = process.env.OPENSSL_PATH ?? "/usr/bin/openssl";
 
 /** The name the browser uses for the site in these tests (Chromium resolves it to loopback by itself). */
 export const SITE_NAME = "localhost";
@@ -240,7 +241,8 @@ export async function startCaddy(dir: string, appPort: number): Promise<RunningP
   };
 }
 
-/** Which of the two is missing on this machine, as a reason to skip (CI installs both: .ci/run). */
+/** A reason to skip when `binary` is not installed here (CI installs them all: .ci/run). */
 export function missingBinary(binary: string): string | undefined {
-  return existsSync(binary) ? undefined : `${binary} is not installed (apt-get install nginx caddy; .ci/run does)`;
+  if (existsSync(binary)) return undefined;
+  return `${binary} is not installed (Debian: apt-get install nginx caddy openssl; .ci/run does)`;
 }
