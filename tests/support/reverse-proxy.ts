@@ -5,7 +5,7 @@
  * No test-runner import.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
 import { ROOT, childEnv, freePort } from "./production-server";
@@ -177,8 +177,6 @@ function stopper(child: ChildProcess, exited: Promise<void>) {
 /** nginx (one worker, no daemon) with deploy/nginx.conf in front of the app on `appPort`; its files live in `dir`. */
 export async function startNginx(dir: string, appPort: number, passHost: boolean): Promise<RunningProxy> {
   mkdirSync(dir, { recursive: true });
-  // Run as root, nginx's worker is `nobody`: it must reach its temporary directories in here.
-  chmodSync(dir, 0o755);
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
   const { certificate, key } = selfSignedCertificate(dir);
   const shipped = readFileSync(path.join(ROOT, "deploy/nginx.conf"), "utf8");
@@ -191,6 +189,9 @@ export async function startNginx(dir: string, appPort: number, passHost: boolean
     path.join(dir, "nginx.conf"),
     [
       "daemon off;",
+      // Started as root, nginx would hand its worker to `nobody`, who cannot enter the test's private directory
+      // (where responses too big for memory are buffered): the worker stays root here, as it is only a test.
+      ...(process.getuid?.() === 0 ? ["user root root;"] : []),
       "worker_processes 1;",
       `pid ${path.join(dir, "nginx.pid")};`,
       "error_log stderr warn;",
