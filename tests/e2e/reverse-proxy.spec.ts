@@ -143,6 +143,20 @@ for (const front of fronts) {
       }
     });
 
+    // A failure comes with what the servers printed: the app's log lines and the proxy's errors.
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a hook wants from this pattern
+    test.afterEach(async ({}, testInfo) => {
+      if (testInfo.status === testInfo.expectedStatus) return;
+      for (const [name, output] of [
+        ["app", app?.output()],
+        ["proxy", proxy?.output()],
+        ["limited app", limitedApp?.output()],
+        ["limited proxy", limitedProxy?.output()],
+      ] as const) {
+        if (output) await testInfo.attach(`${name} output`, { body: output, contentType: "text/plain" });
+      }
+    });
+
     test.afterAll(async () => {
       await Promise.all([proxy?.stop(), limitedProxy?.stop()]);
       await Promise.all([app?.stop(), limitedApp?.stop()]);
