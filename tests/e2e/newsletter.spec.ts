@@ -220,6 +220,28 @@ test.describe("newsletter sign-up with JavaScript", () => {
     await expect(form.dialog).toBeVisible();
   });
 
+  test("shows 'Something went wrong' when the server refuses the post as cross-site", async ({ page }, testInfo) => {
+    testInfo.annotations.push(
+      { type: "expects-console-error", description: "status of 403 \\(Forbidden\\)$" },
+      { type: "expects-console-error", description: "^Newsletter: the sign-up got no answer" },
+    );
+    await visit(page, "/");
+    const form = newsletter(page);
+    // What another site's page would send: the server's one rule refuses it before the action runs.
+    await page.route(
+      (url) => url.searchParams.has("index"),
+      async (route) => {
+        // Chromium sets Fetch Metadata itself; the request is sent again from the test with the header another
+        // site's page would carry, and its answer handed to the page.
+        const headers = { ...route.request().headers(), "sec-fetch-site": "cross-site" };
+        await route.fulfill({ response: await route.fetch({ headers, maxRedirects: 0 }) });
+      },
+    );
+    await signUp(page, freshEmail(testInfo.project.name));
+    await expect(form.toast("alert", SOMETHING_WENT_WRONG_TOAST.message)).toBeVisible();
+    await expect(form.dialog).toBeVisible();
+  });
+
   test("the toast dismisses itself after a few seconds, or at once with its close button", async ({
     page,
   }, testInfo) => {
@@ -298,5 +320,24 @@ test.describe("newsletter sign-up without JavaScript", () => {
     await expect(toast).toBeHidden();
     await page.reload();
     await expect(page.getByRole("status")).toHaveCount(0);
+  });
+
+  test("a post refused as cross-site gets a clear 403 page, not an error", async ({ page }, testInfo) => {
+    testInfo.annotations.push({ type: "expects-console-error", description: "status of 403 \\(Forbidden\\)$" });
+    await visit(page, "/");
+    await page.route(
+      (url) => url.searchParams.has("index"),
+      async (route) => {
+        // Chromium sets Fetch Metadata itself; the request is sent again from the test with the header another
+        // site's page would carry, and its answer handed to the page.
+        const headers = { ...route.request().headers(), "sec-fetch-site": "cross-site" };
+        await route.fulfill({ response: await route.fetch({ headers, maxRedirects: 0 }) });
+      },
+    );
+    await signUp(page, freshEmail(testInfo.project.name));
+    await expect(page.getByRole("heading", { name: "Request refused" })).toBeVisible();
+    await expect(page.getByText("This form can only be sent from this site's own pages.")).toBeVisible();
+    await page.getByRole("link", { name: "Return to Home" }).click();
+    await expect(page.getByRole("button", { name: "Get Updates" })).toBeVisible();
   });
 });
