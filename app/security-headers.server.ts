@@ -67,8 +67,8 @@ export function securityHeaders(scripts: ScriptPolicy, request: Request): Record
     inlineStylesheet ? `style-src 'self' ${inlineStylesheet.cspSource}` : "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
-    // Remix fetches loader data, actions and route manifests from the same origin.
-    "connect-src 'self'",
+    // Remix fetches loader data, actions and route manifests from the same origin; `npm run dev` adds its reload socket.
+    `connect-src 'self'${devReloadSource()}`,
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -83,4 +83,12 @@ export function securityHeaders(scripts: ScriptPolicy, request: Request): Record
     // For browsers that predate frame-ancestors.
     "X-Frame-Options": "DENY",
   };
+}
+
+/** The live-reload socket of `remix dev` (REMIX_DEV_ORIGIN), in development only: production stays 'self'. */
+function devReloadSource(): string {
+  const origin = env.NODE_ENV === "development" ? process.env.REMIX_DEV_ORIGIN : undefined;
+  if (!origin) return "";
+  const url = new URL(origin);
+  return ` ${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
 }
