@@ -245,12 +245,17 @@ test.describe("newsletter sign-up with JavaScript", () => {
   test("the toast dismisses itself after a few seconds, or at once with its close button", async ({
     page,
   }, testInfo) => {
+    // The page's timers run on Playwright's clock: the wait is fast-forwarded, not spent.
+    await page.clock.install();
     await visit(page, "/");
     const form = newsletter(page);
     await signUp(page, freshEmail(testInfo.project.name));
     const toast = form.toast("status", SUBSCRIBED_TOAST.message);
     await expect(toast).toBeVisible();
-    await expect(toast).toBeHidden({ timeout: 15_000 });
+    await page.clock.fastForward(5_000);
+    await expect(toast).toBeVisible();
+    await page.clock.fastForward(2_000);
+    await expect(toast).toBeHidden();
 
     await signUp(page, "a@b");
     const alert = form.toast("alert", INVALID_EMAIL_TITLE);
@@ -280,14 +285,17 @@ test.describe("toasts with JavaScript", () => {
     await page
       .context()
       .addCookies(flash.map(([name, ...value]) => ({ name: name!, value: value.join("="), url: baseURL! })));
+    await page.clock.install();
     await visit(page, "/");
     const toast = newsletter(page).toast("status", SUBSCRIBED_TOAST.message);
     await expect(toast).toBeVisible();
     // The fixture fails the test on any hydration warning or error; React now runs the toast's timer.
-    await expect(toast).toBeHidden({ timeout: 15_000 });
+    await page.clock.fastForward(7_000);
+    await expect(toast).toBeHidden();
   });
 
   test("a toast stays while the pointer rests on it, and goes once it leaves", async ({ page }, testInfo) => {
+    await page.clock.install();
     await visit(page, "/");
     const form = newsletter(page);
     await signUp(page, freshEmail(testInfo.project.name));
@@ -295,10 +303,11 @@ test.describe("toasts with JavaScript", () => {
     await expect(toast).toBeVisible();
     await toast.hover();
     // Longer than a toast shows on its own (6 s): hovered, it is still there.
-    await page.waitForTimeout(7_000);
+    await page.clock.fastForward(20_000);
     await expect(toast).toBeVisible();
     await page.mouse.move(0, 0);
-    await expect(toast).toBeHidden({ timeout: 10_000 });
+    await page.clock.fastForward(7_000);
+    await expect(toast).toBeHidden();
   });
 });
 
