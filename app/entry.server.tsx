@@ -10,7 +10,6 @@ import { inlineStylesheet } from "~/inline-stylesheet.server";
 import { InlineStylesheetContext } from "~/lib/inline-stylesheet";
 import { logField, warnThrottled } from "~/lib/log-line.server";
 import { NonceContext } from "~/lib/nonce";
-import { runShutdownHooks } from "~/lib/shutdown.server";
 import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/request-guard.server";
 import {
   type ScriptPolicy,
@@ -19,6 +18,7 @@ import {
   resourceHeaders,
   securityHeaders,
 } from "~/security-headers.server";
+import { closeSubscriberStore } from "~/subscribers.server";
 import { FLASH_COOKIE_NAMES } from "~/toast.server";
 
 /** What our production server (server.mjs) uses from the build, besides the request handler. */
@@ -37,7 +37,7 @@ export interface ServerHooks {
 
 // Importing env here parses it when the server loads the build: a bad value stops start-up, not a request.
 export { env };
-export const onShutdown = runShutdownHooks;
+export const onShutdown = async () => closeSubscriberStore();
 export { homePageCacheKey };
 export const flashCookieNames = FLASH_COOKIE_NAMES;
 

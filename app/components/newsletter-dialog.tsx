@@ -8,6 +8,8 @@ import { useHydrated } from "~/lib/use-hydrated";
 // Layout effects run in the browser only; on the server React would warn that it cannot run them (development).
 const useHydrationLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
+export const NEWSLETTER_DIALOG_ID = "newsletter-dialog";
+
 /** Where the form posts: the index route's action. */
 export const NEWSLETTER_ACTION = "/?index";
 
@@ -49,7 +51,7 @@ export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult
   // A visitor quick enough to open the popover before React took over keeps it open, as the modal.
   useHydrationLayoutEffect(() => {
     if (dialogRef.current?.matches(":popover-open")) onOpenChange(true);
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  }, []);
 
   useEffect(() => {
     const dialog = dialogRef.current;

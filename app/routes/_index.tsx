@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { Footer } from "~/components/footer";
 import { Hero } from "~/components/hero";
 import { LatestPostCard } from "~/components/latest-post-card";
-import { NEWSLETTER_ACTION, NewsletterDialog } from "~/components/newsletter-dialog";
+import { NEWSLETTER_ACTION, NEWSLETTER_DIALOG_ID, NewsletterDialog } from "~/components/newsletter-dialog";
 import { Showcase } from "~/components/showcase";
 import { useShowToast } from "~/components/toast";
 import { challenge, projects, siteContent } from "~/content/site";
@@ -17,8 +17,6 @@ import { isNoAnswer, NO_ANSWER } from "~/lib/no-answer";
 import { useHydrated } from "~/lib/use-hydrated";
 import { subscribeAction } from "~/newsletter.server";
 import type { loader as rootLoader } from "~/root";
-
-export const NEWSLETTER_DIALOG_ID = "newsletter-dialog";
 
 export async function loader(_args: LoaderFunctionArgs) {
   const days = challengeDays(new Date(), challenge);

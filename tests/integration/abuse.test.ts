@@ -277,7 +277,10 @@ describe("sign-ups under load and faults: every acknowledged row is stored", () 
     const server = await harness.start({ DATA_DIR: dataDir });
     const file = path.join(dataDir, "newsletter.sqlite");
     renameSync(file, `${file}.moved`);
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(503);
+    const probe = await fetch(`${server.url}/healthz`);
+    expect(probe.status).toBe(503);
+    expect(probe.headers.get("cache-control")).toBe("no-store");
+    expect(await probe.text()).toBe("unavailable");
     expect((await subscribe(server.url, "while-gone@example.com"))?.message).toBe("Something went wrong");
     renameSync(`${file}.moved`, file);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
