@@ -127,7 +127,7 @@ const homePage = development
       isHttps,
     });
 // Malformed, oversized and cross-site requests are answered before the page cache, Express and Remix see them.
-let guard = hooks.requestGuard({ routeIds: Object.keys(build.routes), isHttps });
+let guard = hooks.requestGuard({ isHttps });
 
 /** @param {import("node:http").ServerResponse} res */
 function trackResponse(res) {
@@ -178,7 +178,7 @@ function watchBuild() {
         return;
       }
       hooks = hooksOf(build);
-      guard = hooks.requestGuard({ routeIds: Object.keys(build.routes), isHttps });
+      guard = hooks.requestGuard({ isHttps });
       // The old build's resources (the embedded store's connection) go with it.
       await previous.onShutdown();
       broadcastDevReady(build);

@@ -32,7 +32,7 @@ export interface ServerHooks {
   /** Headers for the static files server.mjs serves itself; `https` as Express sees it (TRUST_PROXY-aware). */
   staticHeaders: (https: boolean) => Record<string, string>;
   /** Answers malformed, oversized and cross-site requests before anything else runs (server.mjs, first). */
-  requestGuard: (options: Pick<RequestGuardOptions, "routeIds" | "isHttps">) => RequestGuard;
+  requestGuard: (options: Pick<RequestGuardOptions, "isHttps">) => RequestGuard;
 }
 
 // Importing env here parses it when the server loads the build: a bad value stops start-up, not a request.
@@ -53,6 +53,8 @@ export const requestGuard: ServerHooks["requestGuard"] = (options) =>
 export { subscriberAdmin } from "~/subscriber-admin.server";
 
 const RENDER_TIMEOUT_MS = 5_000;
+// Single fetch streams loader data with the same bound as the document (the page has no deferred data anyway).
+export const streamTimeout = RENDER_TIMEOUT_MS;
 
 export default async function handleRequest(
   request: Request,

@@ -46,10 +46,7 @@ export function clientAddressOf(context: AppLoadContext): string {
 export async function subscribeAction(request: Request, context: AppLoadContext): Promise<Response> {
   try {
     const decision = await decide(request, clientAddressOf(context));
-    if (decision === "far-too-large") {
-      // The rest of the body was not read: answer, then close the connection.
-      return new Response("Payload Too Large", { status: 413, headers: { Connection: "close" } });
-    }
+    if (decision === "far-too-large") return new Response("Payload Too Large", { status: 413 });
     return await redirectWithToast("/", decision.toast, decision.formReply);
   } catch (error) {
     // A visitor always gets a page: an unexpected error is logged and shown as the generic failure.

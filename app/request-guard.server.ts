@@ -88,8 +88,6 @@ export function crossSiteVerdict({ secFetchSite, origin, ownHosts }: CrossSiteIn
 }
 
 export interface RequestGuardOptions {
-  /** Route ids a `_data` request may name. */
-  routeIds: readonly string[];
   trustProxy: boolean;
   /** The owner's site URL (content), one of the hosts a post may come from. */
   siteUrl: string;
@@ -113,8 +111,7 @@ const REFUSED_POST_PAGE = `<!doctype html>
  * it answered. A post it lets through has its Origin already judged, so Remix's narrower Origin-vs-Host check, which
  * refuses the site's own posts behind a proxy that rewrites Host, does not judge it again.
  */
-export function createRequestGuard({ routeIds, trustProxy, siteUrl, isHttps }: RequestGuardOptions): RequestGuard {
-  const knownRoutes = new Set(routeIds);
+export function createRequestGuard({ trustProxy, siteUrl, isHttps }: RequestGuardOptions): RequestGuard {
   const siteHost = new URL(siteUrl).host;
   const hints = new Set<string>();
 
@@ -140,8 +137,8 @@ export function createRequestGuard({ routeIds, trustProxy, siteUrl, isHttps }: R
     const queryStart = target.indexOf("?");
     if (queryStart !== -1) {
       const query = new URLSearchParams(target.slice(queryStart + 1));
-      const routeId = query.get("_data");
-      if (routeId !== null && !knownRoutes.has(routeId)) return { status: 400, reason: "unknown _data route" };
+      // Single fetch asks for data at `<path>.data`; Remix would answer a leftover `?_data=` request with a warning.
+      if (query.has("_data")) return { status: 400, reason: "_data request" };
       // Route discovery matches routes for every prefix of each path it is asked about: the same depth bound.
       if (target.startsWith(`${ROUTE_DISCOVERY_PATH}?`) && query.getAll("p").some(tooDeep)) {
         return { status: 414, reason: "path too deep" };

@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Links, LiveReload, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
@@ -15,7 +15,7 @@ import { readFlash } from "~/toast.server";
 /** What the last form post flashed: the toast to show, and the form's reply for Conform. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers, ...flash } = await readFlash(request);
-  return json({ flash, meta: documentMeta }, { headers });
+  return data({ flash, meta: documentMeta }, { headers });
 }
 
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
 import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
@@ -21,7 +20,7 @@ import type { loader as rootLoader } from "~/root";
 export async function loader(_args: LoaderFunctionArgs) {
   const days = challengeDays(new Date(), challenge);
   const latestPost = await getLatestPost();
-  return json({ days, projects, latestPost, content: siteContent });
+  return { days, projects, latestPost, content: siteContent };
 }
 
 /** The newsletter form posts here: validate, store, then redirect back to "/" with a toast (app/newsletter.server). */

@@ -136,9 +136,9 @@ describe("other Remix responses", () => {
   });
 
   it("data requests carry them too", async () => {
-    const response = await get(proxied, "/?_data=root");
+    const response = await get(proxied, "/_root.data");
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(response.headers.get("content-type")).toMatch(/^text\/x-script/);
     expectDocumentHeaders(response);
   });
 });
