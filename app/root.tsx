@@ -9,20 +9,27 @@ import { INLINE_STYLESHEET_ID, useInlineStylesheet } from "~/lib/inline-styleshe
 import { isNoAnswer } from "~/lib/no-answer";
 import { useNonce } from "~/lib/nonce";
 import { useHydrated } from "~/lib/use-hydrated";
+import { socialCardMeta } from "~/social-card.server";
 import stylesheet from "~/tailwind.css";
 import { readFlash } from "~/toast.server";
 
 /** What the last form post flashed: the toast to show, and the form's reply for Conform. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers, ...flash } = await readFlash(request);
-  return json({ flash, meta: documentMeta }, { headers });
+  // Today's social card: its URL carries the Brussels date, so the cached home page (keyed by that date) stays right.
+  return json({ flash, meta: { ...documentMeta, card: socialCardMeta(new Date()) } }, { headers });
 }
 
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
   isNoAnswer(actionResult) ? false : defaultShouldRevalidate;
 
 // The stylesheet is inlined by Layout (or linked there when it cannot be).
-export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+// The PNGs (scripts/make-icons.mjs) are for browsers without SVG icons, and Safari's touch icon.
+export const links: LinksFunction = () => [
+  { rel: "icon", href: "/favicon-48.png", type: "image/png", sizes: "48x48" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png", sizes: "180x180" },
+];
 
 // From loader data rather than an import of the content, like everything the owner writes (see siteContent).
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
@@ -34,8 +41,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
         { property: "og:title", content: data.meta.title },
         { property: "og:description", content: data.meta.description },
         { property: "og:url", content: data.meta.url },
-        { property: "og:image", content: data.meta.image },
-        { name: "twitter:card", content: "summary" },
+        { property: "og:image", content: data.meta.card.url },
+        { property: "og:image:type", content: data.meta.card.type },
+        { property: "og:image:width", content: String(data.meta.card.width) },
+        { property: "og:image:height", content: String(data.meta.card.height) },
+        { property: "og:image:alt", content: data.meta.card.alt },
+        { name: "twitter:card", content: "summary_large_image" },
       ]
     : [];
 

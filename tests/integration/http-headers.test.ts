@@ -194,7 +194,7 @@ describe("GET /robots.txt", () => {
   it("allows crawling by default", async () => {
     const response = await get(proxied, "/robots.txt");
     expect(response.status).toBe(200);
-    expect(await response.text()).toBe("User-agent: *\nAllow: /\n");
+    expect(await response.text()).toMatch(/^User-agent: \*\nAllow: \/\n\nSitemap: https:\/\/\S+\/sitemap\.xml\n$/);
     expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expectResourceHeaders(response);
   });
