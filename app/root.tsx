@@ -4,20 +4,18 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Links, LiveReload, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ToastProvider, ToastRegion } from "~/components/toast";
-import { documentMeta } from "~/content/site";
+import { documentMetaAt } from "~/document-meta.server";
 import { INLINE_STYLESHEET_ID, useInlineStylesheet } from "~/lib/inline-stylesheet";
 import { isNoAnswer } from "~/lib/no-answer";
 import { useNonce } from "~/lib/nonce";
 import { useHydrated } from "~/lib/use-hydrated";
-import { socialCardMeta } from "~/social-card.server";
 import stylesheet from "~/tailwind.css";
 import { readFlash } from "~/toast.server";
 
 /** What the last form post flashed: the toast to show, and the form's reply for Conform. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers, ...flash } = await readFlash(request);
-  // Today's social card: its URL carries the Brussels date, so the cached home page (keyed by that date) stays right.
-  return json({ flash, meta: { ...documentMeta, card: socialCardMeta(new Date()) } }, { headers });
+  return json({ flash, meta: documentMetaAt(new Date()) }, { headers });
 }
 
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
@@ -33,22 +31,7 @@ export const links: LinksFunction = () => [
 
 // From loader data rather than an import of the content, like everything the owner writes (see siteContent).
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data
-    ? [
-        { title: data.meta.title },
-        { name: "description", content: data.meta.description },
-        { property: "og:type", content: "website" },
-        { property: "og:title", content: data.meta.title },
-        { property: "og:description", content: data.meta.description },
-        { property: "og:url", content: data.meta.url },
-        { property: "og:image", content: data.meta.card.url },
-        { property: "og:image:type", content: data.meta.card.type },
-        { property: "og:image:width", content: String(data.meta.card.width) },
-        { property: "og:image:height", content: String(data.meta.card.height) },
-        { property: "og:image:alt", content: data.meta.card.alt },
-        { name: "twitter:card", content: "summary_large_image" },
-      ]
-    : [];
+  data ? [{ title: data.meta.title }, ...data.meta.tags] : [];
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

@@ -25,7 +25,7 @@ test.describe("shared: social card, structured data and icons", () => {
         await image.decode();
         return [image.naturalWidth, image.naturalHeight];
       },
-      new URL(await meta("property", "og:image").getAttribute("content")!).pathname,
+      new URL((await meta("property", "og:image").getAttribute("content")) ?? "").pathname,
     );
     expect(size).toEqual([1200, 630]);
   });
