@@ -3,7 +3,6 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { performance } from "node:perf_hooks";
 import { challenge, owner, siteContent } from "~/content/site";
 import { challengeDays, nextMidnight } from "~/lib/challenge.server";
 import { SOCIAL_CARD, type SocialCardText, socialCardAlt, socialCardText, socialCardUrl } from "~/lib/social-card";
@@ -158,7 +157,6 @@ export interface SocialCard {
   /** From a moment known to be on the card's day (epoch ms) until the next Brussels day starts. */
   from: number;
   until: number;
-  renderMs: number;
 }
 
 /** Today's card: the one in memory while the Brussels date is the same, else rendered (once, however many ask). */
@@ -175,7 +173,6 @@ export function socialCardFor(now: Date): Promise<SocialCard> | SocialCard {
 
   const text = socialCardText(days, siteContent);
   const promise = (async () => {
-    const started = performance.now();
     const png = await renderSocialCard(text);
     const card: SocialCard = {
       text,
@@ -183,10 +180,9 @@ export function socialCardFor(now: Date): Promise<SocialCard> | SocialCard {
       etag: `"${createHash("sha256").update(png).digest("base64url").slice(0, 27)}"`,
       from: time,
       until: nextMidnight(now, challenge.timeZone).getTime(),
-      renderMs: performance.now() - started,
     };
-    // A render that finished after the date moved on does not replace a newer day's card.
-    if (!current || current.text.date <= card.text.date) current = card;
+    // Even when the date moved on while it rendered: the next request sees the card's day is over and renders anew.
+    current = card;
     return card;
   })().finally(() => {
     if (pending?.promise === promise) pending = null;
