@@ -52,10 +52,20 @@ const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
 export function inlineScriptHashes(html: string): string[] {
   const hashes = new Set<string>();
   for (const [, attributes = "", body = ""] of html.matchAll(INLINE_SCRIPT)) {
-    if (/\ssrc\s*=/i.test(attributes)) continue;
+    if (/\ssrc\s*=/i.test(attributes) || isDataBlock(attributes)) continue;
     hashes.add(`sha256-${createHash("sha256").update(body, "utf8").digest("base64")}`);
   }
   return [...hashes];
+}
+
+const SCRIPT_TYPE = /\stype\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i;
+
+/** A script element the browser never runs (JSON-LD, say): allowing its text by hash would only widen the policy. */
+function isDataBlock(attributes: string): boolean {
+  const match = SCRIPT_TYPE.exec(attributes);
+  if (!match) return false;
+  const type = (match[1] ?? match[2] ?? match[3] ?? "").trim().toLowerCase();
+  return type !== "" && type !== "module" && !/^(?:text|application)\/(?:x-)?(?:java|ecma)script$/.test(type);
 }
 
 /** The headers every HTML (and data) response carries. */

@@ -11,6 +11,7 @@ import { useShowToast } from "~/components/toast";
 import { challenge, projects, siteContent } from "~/content/site";
 import { getLatestPost } from "~/latest-post.server";
 import { challengeDays } from "~/lib/challenge.server";
+import { jsonForScript, profilePage } from "~/lib/structured-data";
 import { NEWSLETTER_FORM_ID, SOMETHING_WENT_WRONG_TOAST } from "~/lib/newsletter-messages";
 import { isNoAnswer, NO_ANSWER } from "~/lib/no-answer";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -20,7 +21,9 @@ import type { loader as rootLoader } from "~/root";
 export async function loader(_args: LoaderFunctionArgs) {
   const days = challengeDays(new Date(), challenge);
   const latestPost = await getLatestPost();
-  return { days, projects, latestPost, content: siteContent };
+  // Serialized here, on the server: the page only places the text (see Index).
+  const structuredData = jsonForScript(profilePage(siteContent));
+  return { days, projects, latestPost, content: siteContent, structuredData };
 }
 
 /** The newsletter form posts here: validate, store, then redirect back to "/" with a toast (app/newsletter.server). */
@@ -50,7 +53,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, formA
   isNoAnswer(actionResult) || formAction === NEWSLETTER_ACTION ? false : defaultShouldRevalidate;
 
 export default function Index() {
-  const { days, projects, latestPost, content } = useLoaderData<typeof loader>();
+  const { days, projects, latestPost, content, structuredData } = useLoaderData<typeof loader>();
   const formReply = useRouteLoaderData<typeof rootLoader>("root")?.flash.formReply ?? null;
   const actionData = useActionData<typeof clientAction>();
   const hydrated = useHydrated();
@@ -64,6 +67,9 @@ export default function Index() {
 
   return (
     <>
+      {/* Data for search engines, not run by the browser (so outside script-src), and escaped so it cannot end the
+          element early. */}
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: structuredData }} />
       <main>
         <Hero
           content={content}
