@@ -2,12 +2,12 @@
 // We run our own small server instead of remix-serve because the app needs the client's address (rate limit),
 // a bounded shutdown that closes the embedded database, and a fast path for the cached home page.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, watch } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseEnv } from "node:util";
 import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { createHomePageCache } from "./page-cache.mjs";
@@ -17,12 +17,6 @@ const buildPath = path.join(root, "build", "index.js");
 // Under Docker's default stop timeout (10 s, then SIGKILL), leaving time for the shutdown hooks.
 const SHUTDOWN_GRACE_MS = 8_000;
 
-// A local .env fills in what the real environment leaves unset (the real environment always wins).
-const envFile = path.join(root, ".env");
-if (existsSync(envFile)) {
-  for (const [name, value] of Object.entries(parseEnv(readFileSync(envFile, "utf8")))) process.env[name] ??= value;
-}
-
 if (!existsSync(buildPath)) {
   console.log("No production build found: building first (the same as `npm run build`).");
   const cli = path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js");
@@ -30,22 +24,39 @@ if (!existsSync(buildPath)) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-/** @type {import("@remix-run/node").ServerBuild} */
-let build;
-try {
-  build = await import(pathToFileURL(buildPath).href);
-} catch (error) {
-  // A bad environment stops start-up with its own clear lines; anything else keeps its stack.
+/**
+ * Loads the server build; `version` makes Node load a rebuilt file anew (`npm run dev`). A bad environment stops
+ * start-up with its own clear lines; anything else keeps its stack.
+ * @param {number} [version]
+ * @returns {Promise<import("@remix-run/node").ServerBuild>}
+ */
+async function loadBuild(version) {
+  return import(`${pathToFileURL(buildPath).href}${version ? `?v=${version}` : ""}`);
+}
+
+/** @param {unknown} error */
+function reportLoadError(error) {
   if (error instanceof Error && error.name === "EnvError") {
     console.error(error.message);
   } else {
     console.error(error);
   }
-  process.exit(1);
 }
 
-const hooks = /** @type {import("./app/entry.server").ServerHooks} */ (/** @type {unknown} */ (build.entry.module));
+/** @type {import("@remix-run/node").ServerBuild} */
+let build;
+try {
+  build = await loadBuild();
+} catch (error) {
+  reportLoadError(error);
+  process.exit(1);
+}
+/** @param {import("@remix-run/node").ServerBuild} loaded */
+const hooksOf = (loaded) =>
+  /** @type {import("./app/entry.server").ServerHooks} */ (/** @type {unknown} */ (loaded.entry.module));
+let hooks = hooksOf(build);
 const { env } = hooks;
+const development = env.NODE_ENV === "development";
 
 let shuttingDown = false;
 /** @type {Set<import("node:http").ServerResponse>} Responses not yet closed: what a shutdown waits for. */
@@ -84,7 +95,8 @@ app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false, 
 app.all(
   "*",
   createRequestHandler({
-    build,
+    // In development the newest build answers (see the watch below).
+    build: development ? async () => build : build,
     mode: env.NODE_ENV,
     // The visitor's address: the socket's, or with TRUST_PROXY the last X-Forwarded-For entry (the one our own proxy
     // added; earlier ones are whatever the client claimed). The app reduces it to one key per visitor.
@@ -102,16 +114,20 @@ function isHttps(req) {
   return proto === "https";
 }
 
-// The anonymous home page is answered from memory before Express (docs/decisions/006-page-cache-and-csp.md).
-const homePage = createHomePageCache({
-  build,
-  mode: env.NODE_ENV,
-  homePageCacheKey: hooks.homePageCacheKey,
-  flashCookieNames: hooks.flashCookieNames,
-  isHttps,
-});
+// The anonymous home page is answered from memory before Express (docs/decisions/006-page-cache-and-csp.md); not in
+// development, where every edit must show.
+/** @type {ReturnType<typeof createHomePageCache>} */
+const homePage = development
+  ? (_req, _res, next) => next()
+  : createHomePageCache({
+      build,
+      mode: env.NODE_ENV,
+      homePageCacheKey: hooks.homePageCacheKey,
+      flashCookieNames: hooks.flashCookieNames,
+      isHttps,
+    });
 // Malformed, oversized and cross-site requests are answered before the page cache, Express and Remix see them.
-const guard = hooks.requestGuard({ routeIds: Object.keys(build.routes), isHttps });
+let guard = hooks.requestGuard({ isHttps });
 
 /** @param {import("node:http").ServerResponse} res */
 function trackResponse(res) {
@@ -139,7 +155,36 @@ server.listen(env.PORT, env.HOST, () => {
       ? `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`
       : String(address);
   console.log(`Portfolio listening on ${where} (${env.NODE_ENV})`);
+  // `remix dev` waits for this before it tells the open browsers to reload.
+  if (development && process.env.REMIX_DEV_ORIGIN) broadcastDevReady(build);
 });
+
+if (development && process.env.REMIX_DEV_ORIGIN) watchBuild();
+
+/** `npm run dev`: `remix dev` rebuilds on every edit; the server loads each new build and says when it is ready. */
+function watchBuild() {
+  /** @type {NodeJS.Timeout | undefined} */
+  let pending;
+  watch(path.dirname(buildPath), () => {
+    // The compiler writes several files per build: load once they are all there.
+    clearTimeout(pending);
+    pending = setTimeout(async () => {
+      const previous = hooks;
+      try {
+        build = await loadBuild(Date.now());
+      } catch (error) {
+        // The page keeps the last build that loaded; the next edit tries again.
+        reportLoadError(error);
+        return;
+      }
+      hooks = hooksOf(build);
+      guard = hooks.requestGuard({ isHttps });
+      // The old build's resources (the embedded store's connection) go with it.
+      await previous.onShutdown();
+      broadcastDevReady(build);
+    }, 100);
+  });
+}
 server.on("error", (error) => {
   console.error(`Server error: ${error.message}`);
   process.exit(1);

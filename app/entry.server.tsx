@@ -10,7 +10,6 @@ import { inlineStylesheet } from "~/inline-stylesheet.server";
 import { InlineStylesheetContext } from "~/lib/inline-stylesheet";
 import { logField, warnThrottled } from "~/lib/log-line.server";
 import { NonceContext } from "~/lib/nonce";
-import { runShutdownHooks } from "~/lib/shutdown.server";
 import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/request-guard.server";
 import {
   type ScriptPolicy,
@@ -19,6 +18,7 @@ import {
   resourceHeaders,
   securityHeaders,
 } from "~/security-headers.server";
+import { closeSubscriberStore } from "~/subscribers.server";
 import { FLASH_COOKIE_NAMES } from "~/toast.server";
 
 /** What our production server (server.mjs) uses from the build, besides the request handler. */
@@ -32,12 +32,12 @@ export interface ServerHooks {
   /** Headers for the static files server.mjs serves itself; `https` as Express sees it (TRUST_PROXY-aware). */
   staticHeaders: (https: boolean) => Record<string, string>;
   /** Answers malformed, oversized and cross-site requests before anything else runs (server.mjs, first). */
-  requestGuard: (options: Pick<RequestGuardOptions, "routeIds" | "isHttps">) => RequestGuard;
+  requestGuard: (options: Pick<RequestGuardOptions, "isHttps">) => RequestGuard;
 }
 
 // Importing env here parses it when the server loads the build: a bad value stops start-up, not a request.
 export { env };
-export const onShutdown = runShutdownHooks;
+export const onShutdown = async () => closeSubscriberStore();
 export { homePageCacheKey };
 export const flashCookieNames = FLASH_COOKIE_NAMES;
 
@@ -53,6 +53,8 @@ export const requestGuard: ServerHooks["requestGuard"] = (options) =>
 export { subscriberAdmin } from "~/subscriber-admin.server";
 
 const RENDER_TIMEOUT_MS = 5_000;
+// Single fetch streams loader data with the same bound as the document (the page has no deferred data anyway).
+export const streamTimeout = RENDER_TIMEOUT_MS;
 
 export default async function handleRequest(
   request: Request,

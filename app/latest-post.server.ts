@@ -1,6 +1,7 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { createServerSupabaseClient } from "~/supabase-client.server";
 import { env } from "~/env.server";
+import { oneLine, truncate } from "~/lib/log-line.server";
 import { createSwrCache, type SwrCache } from "~/lib/swr-cache";
 
 export interface LatestPost {
@@ -81,7 +82,8 @@ function withinTimeBox<T>(call: Promise<T | null>, ms: number): Promise<T | null
  */
 export async function fetchLatestPost(client: SupabaseClient, timeoutMs: number, log: Log): Promise<LatestPost | null> {
   const fail = (cause: string) => {
-    log(`${LOG_PREFIX}: ${oneLine(cause)}`);
+    // The cause can come from the function's answer: keep the log line one line, and short.
+    log(`${LOG_PREFIX}: ${oneLine(cause, MAX_CAUSE_CHARS)}`);
     return null;
   };
   try {
@@ -143,16 +145,6 @@ function describeValue(value: unknown): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-// The cause can come from the function's answer: keep the log line one line, and short.
-function oneLine(text: string): string {
-  return truncate(text.replace(/\s+/g, " ").trim(), MAX_CAUSE_CHARS);
-}
-
-function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
 }
 
 const source = createLatestPostSource({

@@ -16,8 +16,8 @@ import {
   subscribeSchema,
 } from "~/lib/newsletter";
 import { readForm } from "~/lib/read-form.server";
-import { subscribeRateLimiter, type RateLimiter } from "~/rate-limit.server";
-import { subscriberStore, type SubscribeOutcome, type SubscriberStore } from "~/subscribers.server";
+import { subscribeRateLimiter } from "~/rate-limit.server";
+import { subscriberStore, type SubscribeOutcome } from "~/subscribers.server";
 import { type FormReply, redirectWithToast } from "~/toast.server";
 
 /** What the dialog needs to know of a sign-up: "subscribed" closes it, anything else keeps it open. */
@@ -28,11 +28,6 @@ const OUTCOME_TOASTS: Record<SubscribeOutcome, ToastView> = {
   duplicate: ALREADY_SUBSCRIBED_TOAST,
   failed: SOMETHING_WENT_WRONG_TOAST,
 };
-
-interface Dependencies {
-  store: SubscriberStore;
-  limiter: RateLimiter;
-}
 
 /**
  * The visitor's key for the rate limits and the log, from server.mjs's load context ("unknown" if a different server
@@ -48,17 +43,10 @@ export function clientAddressOf(context: AppLoadContext): string {
  * carrying the toast and Conform's reply (post/redirect/get): a visitor without JavaScript sees the toast after the
  * reload, and with JavaScript Remix follows the redirect and revalidates the root loader, which reads the same flash.
  */
-export async function subscribeAction(
-  request: Request,
-  context: AppLoadContext,
-  { store, limiter }: Dependencies = { store: subscriberStore, limiter: subscribeRateLimiter },
-): Promise<Response> {
+export async function subscribeAction(request: Request, context: AppLoadContext): Promise<Response> {
   try {
-    const decision = await decide(request, clientAddressOf(context), store, limiter);
-    if (decision === "far-too-large") {
-      // The rest of the body was not read: answer, then close the connection.
-      return new Response("Payload Too Large", { status: 413, headers: { Connection: "close" } });
-    }
+    const decision = await decide(request, clientAddressOf(context));
+    if (decision === "far-too-large") return new Response("Payload Too Large", { status: 413 });
     return await redirectWithToast("/", decision.toast, decision.formReply);
   } catch (error) {
     // A visitor always gets a page: an unexpected error is logged and shown as the generic failure.
@@ -84,12 +72,7 @@ const rejected = (message: string): Decision => ({
   formReply: reply("invalid", { status: "error", error: { email: [message] } }),
 });
 
-async function decide(
-  request: Request,
-  client: string,
-  store: SubscriberStore,
-  limiter: RateLimiter,
-): Promise<Decision | "far-too-large"> {
+async function decide(request: Request, client: string): Promise<Decision | "far-too-large"> {
   const read = await readForm(request);
   switch (read.kind) {
     case "far-too-large":
@@ -117,7 +100,7 @@ async function decide(
   // only a hand-made post gets here).
   const hideFields = String(form.get("email") ?? "").length > EMAIL_MAX_LENGTH ? ["email"] : [];
 
-  if (!limiter.hit(client)) {
+  if (!subscribeRateLimiter.hit(client)) {
     console.warn(`Newsletter: rate limit reached by ${client}; nothing stored.`);
     return { toast: SOMETHING_WENT_WRONG_TOAST, formReply: reply("failed", submission.reply({ hideFields })) };
   }
@@ -127,7 +110,7 @@ async function decide(
     return { toast: invalidEmailToast(firstIssue), formReply: reply("invalid", submission.reply({ hideFields })) };
   }
 
-  const outcome = await store.subscribe(submission.value.email);
+  const outcome = await subscriberStore.subscribe(submission.value.email);
   if (outcome === "duplicate") console.info(`Newsletter: ${maskEmail(submission.value.email)} is already subscribed.`);
   // On success the form starts empty again (Conform resets it); otherwise the address stays for another try.
   const result = outcome === "subscribed" ? submission.reply({ resetForm: true }) : submission.reply();

@@ -21,15 +21,25 @@ export function checkTarget(target: string): Refusal | null {
   if (!target.startsWith("/")) return { status: 400, reason: "request target not a path" };
   const queryStart = target.indexOf("?");
   const path = queryStart === -1 ? target : target.slice(0, queryStart);
-  let segments = 0;
-  for (let at = path.indexOf("/"); at !== -1; at = path.indexOf("/", at + 1)) segments += 1;
-  if (segments > MAX_PATH_SEGMENTS) return { status: 414, reason: "path too deep" };
+  if (tooDeep(path)) return { status: 414, reason: "path too deep" };
   try {
     decodeURIComponent(path);
   } catch {
     return { status: 400, reason: "bad percent-encoding" };
   }
   return null;
+}
+
+/** Remix's lazy route discovery endpoint (v3_lazyRouteDiscovery): `?p=<path>` for each path the browser may visit. */
+export const ROUTE_DISCOVERY_PATH = "/__manifest";
+
+function tooDeep(path: string): boolean {
+  let segments = 0;
+  for (let at = path.indexOf("/"); at !== -1; at = path.indexOf("/", at + 1)) {
+    segments += 1;
+    if (segments > MAX_PATH_SEGMENTS) return true;
+  }
+  return false;
 }
 
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=-]+)(?::(\d{1,5}))?$/;
@@ -78,8 +88,6 @@ export function crossSiteVerdict({ secFetchSite, origin, ownHosts }: CrossSiteIn
 }
 
 export interface RequestGuardOptions {
-  /** Route ids a `_data` request may name. */
-  routeIds: readonly string[];
   trustProxy: boolean;
   /** The owner's site URL (content), one of the hosts a post may come from. */
   siteUrl: string;
@@ -103,8 +111,7 @@ const REFUSED_POST_PAGE = `<!doctype html>
  * it answered. A post it lets through has its Origin already judged, so Remix's narrower Origin-vs-Host check, which
  * refuses the site's own posts behind a proxy that rewrites Host, does not judge it again.
  */
-export function createRequestGuard({ routeIds, trustProxy, siteUrl, isHttps }: RequestGuardOptions): RequestGuard {
-  const knownRoutes = new Set(routeIds);
+export function createRequestGuard({ trustProxy, siteUrl, isHttps }: RequestGuardOptions): RequestGuard {
   const siteHost = new URL(siteUrl).host;
   const hints = new Set<string>();
 
@@ -129,8 +136,13 @@ export function createRequestGuard({ routeIds, trustProxy, siteUrl, isHttps }: R
 
     const queryStart = target.indexOf("?");
     if (queryStart !== -1) {
-      const routeId = new URLSearchParams(target.slice(queryStart + 1)).get("_data");
-      if (routeId !== null && !knownRoutes.has(routeId)) return { status: 400, reason: "unknown _data route" };
+      const query = new URLSearchParams(target.slice(queryStart + 1));
+      // Single fetch asks for data at `<path>.data`; Remix would answer a leftover `?_data=` request with a warning.
+      if (query.has("_data")) return { status: 400, reason: "_data request" };
+      // Route discovery matches routes for every prefix of each path it is asked about: the same depth bound.
+      if (target.startsWith(`${ROUTE_DISCOVERY_PATH}?`) && query.getAll("p").some(tooDeep)) {
+        return { status: 414, reason: "path too deep" };
+      }
     }
 
     if (req.method === "POST") {

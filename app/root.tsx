@@ -1,10 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import { Links, LiveReload, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ToastProvider, ToastRegion } from "~/components/toast";
-import { documentMeta } from "~/content/site";
+import { documentMetaAt } from "~/document-meta.server";
 import { INLINE_STYLESHEET_ID, useInlineStylesheet } from "~/lib/inline-stylesheet";
 import { isNoAnswer } from "~/lib/no-answer";
 import { useNonce } from "~/lib/nonce";
@@ -15,29 +15,23 @@ import { readFlash } from "~/toast.server";
 /** What the last form post flashed: the toast to show, and the form's reply for Conform. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers, ...flash } = await readFlash(request);
-  return json({ flash, meta: documentMeta }, { headers });
+  return data({ flash, meta: documentMetaAt(new Date()) }, { headers });
 }
 
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
   isNoAnswer(actionResult) ? false : defaultShouldRevalidate;
 
 // The stylesheet is inlined by Layout (or linked there when it cannot be).
-export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+// The PNGs (scripts/make-icons.mjs) are for browsers without SVG icons, and Safari's touch icon.
+export const links: LinksFunction = () => [
+  { rel: "icon", href: "/favicon-48.png", type: "image/png", sizes: "48x48" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png", sizes: "180x180" },
+];
 
 // From loader data rather than an import of the content, like everything the owner writes (see siteContent).
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data
-    ? [
-        { title: data.meta.title },
-        { name: "description", content: data.meta.description },
-        { property: "og:type", content: "website" },
-        { property: "og:title", content: data.meta.title },
-        { property: "og:description", content: data.meta.description },
-        { property: "og:url", content: data.meta.url },
-        { property: "og:image", content: data.meta.image },
-        { name: "twitter:card", content: "summary" },
-      ]
-    : [];
+  data ? [{ title: data.meta.title }, ...data.meta.tags] : [];
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
@@ -68,6 +62,8 @@ export function Layout({ children }: { children: ReactNode }) {
         </ToastProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
+        {/* `npm run dev` only: reloads the page after each rebuild (renders nothing in production). */}
+        <LiveReload nonce={nonce} />
       </body>
     </html>
   );

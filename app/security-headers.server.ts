@@ -52,10 +52,20 @@ const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
 export function inlineScriptHashes(html: string): string[] {
   const hashes = new Set<string>();
   for (const [, attributes = "", body = ""] of html.matchAll(INLINE_SCRIPT)) {
-    if (/\ssrc\s*=/i.test(attributes)) continue;
+    if (/\ssrc\s*=/i.test(attributes) || isDataBlock(attributes)) continue;
     hashes.add(`sha256-${createHash("sha256").update(body, "utf8").digest("base64")}`);
   }
   return [...hashes];
+}
+
+const SCRIPT_TYPE = /\stype\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i;
+
+/** A script element the browser never runs (JSON-LD, say): allowing its text by hash would only widen the policy. */
+function isDataBlock(attributes: string): boolean {
+  const match = SCRIPT_TYPE.exec(attributes);
+  if (!match) return false;
+  const type = (match[1] ?? match[2] ?? match[3] ?? "").trim().toLowerCase();
+  return type !== "" && type !== "module" && !/^(?:text|application)\/(?:x-)?(?:java|ecma)script$/.test(type);
 }
 
 /** The headers every HTML (and data) response carries. */
@@ -67,8 +77,8 @@ export function securityHeaders(scripts: ScriptPolicy, request: Request): Record
     inlineStylesheet ? `style-src 'self' ${inlineStylesheet.cspSource}` : "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
-    // Remix fetches loader data, actions and route manifests from the same origin.
-    "connect-src 'self'",
+    // Remix fetches loader data, actions and route manifests from the same origin; `npm run dev` adds its reload socket.
+    `connect-src 'self'${devReloadSource()}`,
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -83,4 +93,12 @@ export function securityHeaders(scripts: ScriptPolicy, request: Request): Record
     // For browsers that predate frame-ancestors.
     "X-Frame-Options": "DENY",
   };
+}
+
+/** The live-reload socket of `remix dev` (REMIX_DEV_ORIGIN), in development only: production stays 'self'. */
+function devReloadSource(): string {
+  const origin = env.NODE_ENV === "development" ? process.env.REMIX_DEV_ORIGIN : undefined;
+  if (!origin) return "";
+  const url = new URL(origin);
+  return ` ${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
 }

@@ -1,6 +1,4 @@
 import { env, EnvError } from "~/env.server";
-import { registerHealthCheck } from "~/lib/health.server";
-import { onShutdown } from "~/lib/shutdown.server";
 import { describeCause, type SubscriberStore } from "~/stores/types";
 import { openSqliteStore, type SqliteStore } from "~/stores/sqlite.server";
 import { createSupabaseStore } from "~/stores/supabase.server";
@@ -25,8 +23,6 @@ function startSubscriberStore(): SubscriberStore | SqliteStore {
         `(${describeCause(error)}). Point DATA_DIR at a writable folder, or configure Supabase.`,
     );
   }
-  onShutdown(() => store.close());
-  registerHealthCheck("newsletter-store", () => store.healthy());
   return store;
 }
 
@@ -36,3 +32,14 @@ export const subscriberStore: SubscriberStore = store;
 
 /** The embedded store, for the owner's tools; null when the list lives in Supabase. */
 export const sqliteStore: SqliteStore | null = store.kind === "sqlite" ? (store as SqliteStore) : null;
+
+/**
+ * Whether a sign-up can be stored now, for /healthz: the embedded file is writable. Supabase is never called by a
+ * probe (a probe every few seconds must not spend its quota or fail because it is slow).
+ */
+export const subscriberStoreHealthy = (): boolean => sqliteStore?.healthy() ?? true;
+
+/** Closes the embedded database when the server (or the owner's tool) stops. */
+export function closeSubscriberStore() {
+  sqliteStore?.close();
+}

@@ -42,19 +42,20 @@ export async function readFlash(request: Request): Promise<Flash & { headers?: H
   const cookieHeader = request.headers.get("Cookie") ?? "";
   const headers = new Headers();
   const [toast, formReply] = await Promise.all([
-    cookieHeader.includes(`${TOAST_COOKIE_NAME}=`) ? consumeToast(request, cookieHeader, headers) : null,
+    cookieHeader.includes(`${TOAST_COOKIE_NAME}=`) ? consumeToast(request, headers) : null,
     cookieHeader.includes(`${FORM_REPLY_COOKIE_NAME}=`) ? consumeFormReply(cookieHeader, headers) : null,
   ]);
   return { toast, formReply, ...(headers.has("Set-Cookie") ? { headers } : {}) };
 }
 
-async function consumeToast(request: Request, cookieHeader: string, headers: Headers): Promise<Flash["toast"]> {
+async function consumeToast(request: Request, headers: Headers): Promise<Flash["toast"]> {
   try {
-    // remix-toast's getToast always answers with a Set-Cookie; we delete the cookie instead of rewriting it empty.
+    // The cookie is parsed once, by remix-toast. Its getToast answers with a Set-Cookie that rewrites the cookie empty;
+    // we delete it instead (a leftover empty cookie would keep the visitor off the page cache for its lifetime), and
+    // deleting a cookie session needs no parsed session.
     const { toast } = await toastUtils.getToast(request);
     if (!toast) return null;
-    const session = await toastSessionStorage.getSession(cookieHeader);
-    headers.append("Set-Cookie", await toastSessionStorage.destroySession(session));
+    headers.append("Set-Cookie", await toastSessionStorage.destroySession(await toastSessionStorage.getSession()));
     return {
       id: randomUUID(),
       type: toast.type,

@@ -1,8 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { readForm } from "~/lib/read-form.server";
 import { clientAddressOf } from "~/newsletter.server";
-import { type RateLimiter, unsubscribeRateLimiter } from "~/rate-limit.server";
-import type { SubscriberStore } from "~/stores/types";
+import { unsubscribeRateLimiter } from "~/rate-limit.server";
 import { isUnsubscribeToken } from "~/stores/types";
 import { subscriberStore } from "~/subscribers.server";
 
@@ -25,11 +24,6 @@ export function tokenOf(url: string): string | null {
   return isUnsubscribeToken(token) ? token : null;
 }
 
-interface Dependencies {
-  store: SubscriberStore;
-  limiter: RateLimiter;
-}
-
 /**
  * The unsubscribe page's action: the page's own button (a form with the token) and RFC 8058 one-click posts from mail
  * providers (`List-Unsubscribe=One-Click` in the body, the token in the URL, no cookies) both land here.
@@ -37,7 +31,6 @@ interface Dependencies {
 export async function unsubscribeAction(
   request: Request,
   context: AppLoadContext,
-  { store, limiter }: Dependencies = { store: subscriberStore, limiter: unsubscribeRateLimiter },
 ): Promise<{ result: UnsubscribeResult; status: number }> {
   const answer = (result: UnsubscribeResult) => ({ result, status: STATUS[result] });
   const read = await readForm(request);
@@ -46,9 +39,9 @@ export async function unsubscribeAction(
   if (!token) return answer("incomplete-link");
 
   const client = clientAddressOf(context);
-  if (!limiter.hit(client)) {
+  if (!unsubscribeRateLimiter.hit(client)) {
     console.warn(`Newsletter: unsubscribe rate limit reached by ${client}.`);
     return answer("too-many-requests");
   }
-  return answer((await store.unsubscribe(token)) === "done" ? "unsubscribed" : "failed");
+  return answer((await subscriberStore.unsubscribe(token)) === "done" ? "unsubscribed" : "failed");
 }

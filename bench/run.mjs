@@ -359,6 +359,40 @@ async function pageCacheActive(base) {
   return Boolean(a.etag && a.etag === b.etag && a.body === b.body && !a.body.includes(" nonce="));
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// The social card (/card.png): the first request after a start renders it (satori and resvg loaded, fonts read, the
+// picture drawn); every later one is answered from memory.
+
+/** @param {string} base */
+async function measureSocialCard(base) {
+  const start = performance.now();
+  const first = await fetch(`${base}/card.png`);
+  const bytes = (await first.arrayBuffer()).byteLength;
+  const coldMs = Math.round(performance.now() - start);
+  if (first.status !== 200) throw new Error(`/card.png answered ${first.status}`);
+  /** @type {number[]} */
+  const warm = [];
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    await (await fetch(`${base}/card.png`)).arrayBuffer();
+    warm.push(performance.now() - started);
+  }
+  const seconds = Math.max(1, Math.round(DURATION_S / 2));
+  const result = await autocannon({ url: `${base}/card.png`, connections: CONNECTIONS, duration: seconds });
+  return {
+    bytes,
+    coldMs,
+    cachedMedianMs: Math.round(median(warm) * 10) / 10,
+    cachedThroughput: {
+      durationSeconds: seconds,
+      requestsPerSecond: Math.round(result.requests.average),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      non2xx: result.non2xx,
+    },
+  };
+}
+
 async function main() {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
   if (!existsSync(NGINX)) throw new Error(`nginx not found at ${NGINX} (Debian: apt-get install nginx-light)`);
@@ -391,6 +425,8 @@ async function main() {
   // A few requests settle the latest post and fill the page cache, as on a live server.
   for (let i = 0; i < 5; i++) await answers(`${app.url}/`);
   const cacheActive = await pageCacheActive(app.url);
+  console.log("social card");
+  const socialCard = await measureSocialCard(app.url);
 
   console.log("1/5 bytes");
   const bytes = await measureBytes(app.url);
@@ -480,6 +516,7 @@ async function main() {
     },
     serverRssMiBAfterThroughput: rss,
     serverRssMiBAfterRenderedRun: rssAfterRendering,
+    socialCard,
   };
   writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
   console.log("\n" + table(results) + "\n\nWritten to bench/results.json");
@@ -575,6 +612,22 @@ function table(/** @type {any} */ r) {
         ],
     ["Server RSS after the throughput run", `${r.serverRssMiBAfterThroughput} MiB`, "", null],
     ["Server RSS after the rendered run", `${r.serverRssMiBAfterRenderedRun} MiB`, "", null],
+    ...(r.socialCard
+      ? [
+          [
+            "Social card `/card.png`: first request after start (renders it)",
+            `${r.socialCard.coldMs} ms · ${kib(r.socialCard.bytes)}`,
+            "< 200 KiB",
+            r.socialCard.bytes < 200 * 1024,
+          ],
+          [
+            `Social card from memory (median of 20 · ${t.connections} conn.)`,
+            `${r.socialCard.cachedMedianMs} ms · ${r.socialCard.cachedThroughput.requestsPerSecond.toLocaleString("en")} req/s · p99 ${r.socialCard.cachedThroughput.p99Ms} ms`,
+            "",
+            null,
+          ],
+        ]
+      : []),
   ];
   const lines = ["| measure | result | goal | |", "| --- | --- | --- | --- |"];
   for (const [name, value, goal, ok] of rows)

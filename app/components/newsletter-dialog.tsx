@@ -5,6 +5,11 @@ import { TOAST_HOST_CLASS, useToastHost } from "~/components/toast";
 import { EMAIL_MAX_LENGTH, NEWSLETTER_FORM_ID } from "~/lib/newsletter-messages";
 import { useHydrated } from "~/lib/use-hydrated";
 
+// Layout effects run in the browser only; on the server React would warn that it cannot run them (development).
+const useHydrationLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
+export const NEWSLETTER_DIALOG_ID = "newsletter-dialog";
+
 /** Where the form posts: the index route's action. */
 export const NEWSLETTER_ACTION = "/?index";
 
@@ -44,9 +49,9 @@ export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult
   const focusInput = () => dialogRef.current?.querySelector<HTMLInputElement>(`#${CSS.escape(email.id)}`)?.focus();
 
   // A visitor quick enough to open the popover before React took over keeps it open, as the modal.
-  useLayoutEffect(() => {
+  useHydrationLayoutEffect(() => {
     if (dialogRef.current?.matches(":popover-open")) onOpenChange(true);
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  }, []);
 
   useEffect(() => {
     const dialog = dialogRef.current;

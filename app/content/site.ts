@@ -150,10 +150,9 @@ export const siteContent = {
 
 export type SiteContent = typeof siteContent;
 
-/** The document's title and social preview, for the root route's meta. */
+/** The document's title and social preview, for the root route's meta (the preview's picture is the social card). */
 export const documentMeta = {
   title: meta.title,
   description: meta.description,
   url: owner.siteUrl,
-  image: new URL(owner.photo.src, owner.siteUrl).toString(),
 };

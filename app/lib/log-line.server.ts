@@ -12,6 +12,17 @@ export function logField(value: string, max = MAX_LOGGED_CHARS): string {
   return value.length > max ? `${quoted}… (${value.length} chars)` : quoted;
 }
 
+/** Text from elsewhere (an error, another service's answer) as one short line: whitespace collapsed, cut at `max`. */
+export function oneLine(text: string, max = 300): string {
+  return truncate(text.replace(/\s+/g, " ").trim(), max);
+}
+
+/** At most `max` characters (whole code points), the last one an ellipsis when something was cut. */
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+}
+
 export interface LogThrottle {
   /** Whether `line` may be written now; identical lines beyond the allowance in one window are held back. */
   allow(line: string): { write: boolean; suppressedBefore: number };

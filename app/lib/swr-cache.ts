@@ -20,8 +20,6 @@ export interface SwrCacheOptions<T> {
   ttlMs: number;
   /** How long a failure is remembered: no call is made in that time. 0 disables. */
   failureTtlMs: number;
-  /** How long after going stale a value may still be served while revalidating. Defaults to ttlMs. */
-  maxStaleMs?: number;
 }
 
 export interface SwrSnapshot<T> {
@@ -43,7 +41,6 @@ type Decision<T> =
 
 export function createSwrCache<T>(options: SwrCacheOptions<T>): SwrCache<T> {
   const { fetch, now, ttlMs, failureTtlMs } = options;
-  const maxStaleMs = options.maxStaleMs ?? ttlMs;
 
   let good: { value: T; at: number } | undefined;
   let failedUntil = -Infinity;
@@ -51,7 +48,8 @@ export function createSwrCache<T>(options: SwrCacheOptions<T>): SwrCache<T> {
 
   function decide(): Decision<T> {
     const t = now();
-    if (good && t - good.at >= ttlMs + maxStaleMs) good = undefined;
+    // A stale value is served while it revalidates, for at most one more TTL.
+    if (good && t - good.at >= 2 * ttlMs) good = undefined;
     const failureRemembered = t < failedUntil;
     if (good) {
       const fresh = t - good.at < ttlMs;

@@ -1,29 +1,29 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
 import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { Footer } from "~/components/footer";
 import { Hero } from "~/components/hero";
 import { LatestPostCard } from "~/components/latest-post-card";
-import { NEWSLETTER_ACTION, NewsletterDialog } from "~/components/newsletter-dialog";
+import { NEWSLETTER_ACTION, NEWSLETTER_DIALOG_ID, NewsletterDialog } from "~/components/newsletter-dialog";
 import { Showcase } from "~/components/showcase";
 import { useShowToast } from "~/components/toast";
 import { challenge, projects, siteContent } from "~/content/site";
 import { getLatestPost } from "~/latest-post.server";
 import { challengeDays } from "~/lib/challenge.server";
+import { jsonForScript, profilePage } from "~/lib/structured-data";
 import { NEWSLETTER_FORM_ID, SOMETHING_WENT_WRONG_TOAST } from "~/lib/newsletter-messages";
 import { isNoAnswer, NO_ANSWER } from "~/lib/no-answer";
 import { useHydrated } from "~/lib/use-hydrated";
 import { subscribeAction } from "~/newsletter.server";
 import type { loader as rootLoader } from "~/root";
 
-export const NEWSLETTER_DIALOG_ID = "newsletter-dialog";
-
 export async function loader(_args: LoaderFunctionArgs) {
   const days = challengeDays(new Date(), challenge);
   const latestPost = await getLatestPost();
-  return json({ days, projects, latestPost, content: siteContent });
+  // Serialized here, on the server: the page only places the text (see Index).
+  const structuredData = jsonForScript(profilePage(siteContent));
+  return { days, projects, latestPost, content: siteContent, structuredData };
 }
 
 /** The newsletter form posts here: validate, store, then redirect back to "/" with a toast (app/newsletter.server). */
@@ -53,7 +53,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, formA
   isNoAnswer(actionResult) || formAction === NEWSLETTER_ACTION ? false : defaultShouldRevalidate;
 
 export default function Index() {
-  const { days, projects, latestPost, content } = useLoaderData<typeof loader>();
+  const { days, projects, latestPost, content, structuredData } = useLoaderData<typeof loader>();
   const formReply = useRouteLoaderData<typeof rootLoader>("root")?.flash.formReply ?? null;
   const actionData = useActionData<typeof clientAction>();
   const hydrated = useHydrated();
@@ -67,6 +67,9 @@ export default function Index() {
 
   return (
     <>
+      {/* Data for search engines, not run by the browser (so outside script-src), and escaped so it cannot end the
+          element early. */}
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: structuredData }} />
       <main>
         <Hero
           content={content}

@@ -1,10 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { owner } from "~/content/site";
 import { env } from "~/env.server";
 import { isHttps, resourceHeaders } from "~/security-headers.server";
 
 // A route rather than a static file: ALLOW_INDEXING=false (a staging copy, say) must turn crawlers away.
 export function loader({ request }: LoaderFunctionArgs) {
-  const body = env.ALLOW_INDEXING ? "User-agent: *\nAllow: /\n" : "User-agent: *\nDisallow: /\n";
+  // The sitemap's address is absolute (robots.txt requires it), on the owner's site URL; none while indexing is off.
+  const body = env.ALLOW_INDEXING
+    ? `User-agent: *\nAllow: /\n\nSitemap: ${new URL("/sitemap.xml", owner.siteUrl).toString()}\n`
+    : "User-agent: *\nDisallow: /\n";
   return new Response(body, {
     headers: {
       ...resourceHeaders(isHttps(request)),

@@ -1,17 +1,17 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { loader as rootLoader } from "~/root";
 import { tokenOf, unsubscribeAction } from "~/unsubscribe.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The token stays in the URL, where the link from the e-mail put it; the page only needs to know there is one.
-  return json({ token: tokenOf(request.url) });
+  return { token: tokenOf(request.url) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { result, status } = await unsubscribeAction(request, context);
-  return json({ result }, { status });
+  return data({ result }, { status });
 }
 
 // The page is for one reader at a time and must never show up in a search engine.

@@ -1,3 +1,4 @@
+import { oneLine } from "~/lib/log-line.server";
 /** What became of one sign-up; each outcome has its own toast (spec §8). */
 export type SubscribeOutcome = "subscribed" | "duplicate" | "failed";
 
@@ -24,7 +25,5 @@ export const isUnsubscribeToken = (value: unknown): value is string =>
 
 /** A cause for the log line: the message only, one line, bounded (a gateway's HTML page can be long). */
 export function describeCause(cause: unknown): string {
-  const text = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+  return oneLine(cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause));
 }

@@ -12,8 +12,12 @@ test.describe("home page", () => {
     await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", /.+/);
     await expect(page.locator('meta[property="og:description"]')).toHaveAttribute("content", /.+/);
     await expect(page.locator('meta[name="viewport"]')).toHaveAttribute("content", /width=device-width/);
-    const favicon = await page.locator('link[rel="icon"]').getAttribute("href");
-    expect((await page.request.get(favicon!)).status()).toBe(200);
+    // The SVG and its PNG fallback (tests/e2e/social.spec.ts checks the PNGs' sizes).
+    const favicons = await page
+      .locator('link[rel="icon"]')
+      .evaluateAll((links) => links.map((link) => link.getAttribute("href")));
+    expect(favicons).toContain("/favicon.svg");
+    for (const favicon of favicons) expect((await page.request.get(favicon!)).status()).toBe(200);
     expect((await page.request.get("/robots.txt")).status()).toBe(200);
   });
 

@@ -63,7 +63,7 @@ test.describe("unsubscribe page", () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route(
-      (url) => url.pathname === "/unsubscribe" && url.searchParams.has("_data"),
+      (url) => url.pathname === "/unsubscribe.data",
       async (route) => {
         if (route.request().method() === "POST") await held;
         await route.continue();

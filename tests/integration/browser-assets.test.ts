@@ -39,6 +39,24 @@ const SERVER_ONLY: { what: string; marker: RegExp; foundIn?: string }[] = [
     foundIn: moduleFile("@supabase/supabase-js/dist/index.mjs"),
   },
   { what: "node:sqlite", marker: /node:sqlite|DatabaseSync/ },
+  // The social card's renderer (app/social-card.server.tsx): satori, the Yoga layout engine it inlines as
+  // WebAssembly, resvg's native loader, and the card's font files.
+  {
+    what: "satori",
+    marker: /Satori is not initialized|Satori can decode/,
+    foundIn: moduleFile("satori/dist/index.js"),
+  },
+  { what: "Yoga (WebAssembly inlined by satori)", marker: /AGFzbQEAAAAB/, foundIn: moduleFile("satori/dist/index.js") },
+  {
+    what: "resvg",
+    marker: /resvg-js-linux-x64-gnu|resvgjs\.linux-x64-gnu/,
+    foundIn: moduleFile("@resvg/resvg-js/js-binding.js"),
+  },
+  {
+    what: "font files (WOFF, WOFF2)",
+    marker: /wOFF|wOF2/,
+    foundIn: moduleFile("@fontsource/inter/files/inter-latin-400-normal.woff"),
+  },
   { what: "server environment variable names", marker: /SESSION_SECRET|SUPABASE_ANON_KEY|SUPABASE_URL/ },
 ];
 
@@ -74,6 +92,17 @@ describe("browser assets (public/)", () => {
       expect(offenders).toEqual([]);
     });
   }
+
+  it("hold no social card (rendered on request, never a file)", () => {
+    // A PNG's IHDR gives its size: the card is the only 1200×630 picture of the site.
+    const cards = files.filter((file) => {
+      const bytes = readFileSync(file);
+      return (
+        bytes.toString("latin1", 12, 16) === "IHDR" && bytes.readUInt32BE(16) === 1200 && bytes.readUInt32BE(20) === 630
+      );
+    });
+    expect(cards.map((file) => path.relative(root, file))).toEqual([]);
+  });
 
   it("carry no secret value", () => {
     const secrets = secretValues();

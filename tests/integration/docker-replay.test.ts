@@ -482,6 +482,14 @@ describe("the image, replayed", () => {
     expect((await fetch(`${server!.url}${asset}`)).status).toBe(200);
   });
 
+  it("draws the social card with the image's production dependencies (satori, resvg's native package, the font)", async () => {
+    const response = await fetch(`${server!.url}/card.png`);
+    expect(response.status).toBe(200);
+    const png = Buffer.from(await response.arrayBuffer());
+    expect(png.toString("latin1", 1, 4)).toBe("PNG");
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
+  });
+
   it("answers /healthz ok, and its HEALTHCHECK passes", async () => {
     const response = await fetch(`${server!.url}/healthz`);
     expect(response.status).toBe(200);

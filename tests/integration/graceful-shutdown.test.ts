@@ -1,25 +1,15 @@
 // SIGTERM (what `docker stop` sends): the server stops accepting, answers what is in flight, closes and exits 0.
-import { rmSync } from "node:fs";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { owner } from "~/content/site";
-import { type ServerProcess, startServer, tempDir } from "../support/production-server";
+import { serverHarness } from "../support/production-server";
 
 // Docker sends SIGKILL 10 s after SIGTERM by default; a clean exit must come well before.
 const EXIT_BOUND_MS = 5_000;
 
-const servers: ServerProcess[] = [];
-const dataDirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.stop()));
-  for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(env: Record<string, string> = {}) {
-  const server = await startServer({ env });
-  servers.push(server);
-  return server;
-}
+const harness = serverHarness("portfolio-shutdown-data-");
+afterEach(() => harness.cleanup());
+const start = (env: Record<string, string> = {}) => harness.start(env);
 
 /** A raw HTTP/1.1 connection, so a request can be left half-sent on purpose. */
 async function connect(url: string) {
@@ -137,8 +127,7 @@ describe("graceful shutdown", () => {
 
   // A subscription whose body is sent slowly is held open across the SIGTERM; the address must be stored.
   it("completes a subscription whose body is still arriving, and the address is still there after a restart", async () => {
-    const dataDir = tempDir("portfolio-shutdown-data-");
-    dataDirs.push(dataDir);
+    const dataDir = harness.scratchDir();
     const email = "shutdown-test@example.com";
     const body = `email=${encodeURIComponent(email)}`;
     const half = Math.floor(body.length / 2);

@@ -77,14 +77,16 @@ describe("latest post: one call of get-latest-tweet", () => {
 
   it("stops waiting for a hanging function at the time box, and counts it failed only at the hard limit", async () => {
     stub.setFunctionBehaviour({ kind: "hang" });
-    const hanging = source({ hardLimitMs: 1_000, failureTtlSeconds: 30 });
+    const hanging = source({ hardLimitMs: 4_000, failureTtlSeconds: 30 });
     const start = performance.now();
     await expect(hanging.get()).resolves.toBeNull();
-    expect(performance.now() - start).toBeLessThan(900);
+    // The time box is 300 ms and the hard limit 4 s: answering well before the hard limit shows the page did not wait
+    // for the call, with a margin a loaded 2-core machine keeps.
+    expect(performance.now() - start).toBeLessThan(2_500);
     // The page stopped waiting: no failure yet, and the call is still the one under way.
     expect(lines).toEqual([]);
     expect(hanging.snapshot()).toEqual({ post: null, settled: false });
-    await expect.poll(() => lines).toEqual(["Failed to fetch tweet: no answer within 1000 ms"]);
+    await expect.poll(() => lines, { timeout: 10_000 }).toEqual(["Failed to fetch tweet: no answer within 4000 ms"]);
     expect(hanging.snapshot()).toEqual({ post: null, settled: true });
     expect(stub.functionCalls).toBe(1);
   });

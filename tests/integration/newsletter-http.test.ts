@@ -2,67 +2,27 @@
  * The sign-up against the production server over HTTP (`node server.mjs` on the build): what a visitor without
  * JavaScript does, many at once. Needs `npm run build` first (`npm test` does it).
  */
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALREADY_SUBSCRIBED_TOAST, SOMETHING_WENT_WRONG_TOAST, SUBSCRIBED_TOAST } from "~/lib/newsletter";
-import { getHome, postForm, subscribe, type PageToast } from "../support/newsletter-http";
+import { getHome, postForm, storedEmails, subscribe, type PageToast } from "../support/newsletter-http";
 import {
   freePort,
+  inPool,
+  serverHarness,
   type ServerProcess,
-  startServer,
   startServerExpectingFailure,
-  tempDir,
 } from "../support/production-server";
 import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
 
-const dirs: string[] = [];
-const servers: ServerProcess[] = [];
-
-function scratchDir() {
-  const dir = tempDir("newsletter-http-");
-  dirs.push(dir);
-  return dir;
-}
-
-async function start(env: Record<string, string>) {
-  const server = await startServer({ env });
-  servers.push(server);
-  return server;
-}
-
-function storedEmails(dataDir: string): string[] {
-  const db = new DatabaseSync(path.join(dataDir, "newsletter.sqlite"), { readOnly: true });
-  try {
-    return (db.prepare("select email from newsletter_subscribers order by id").all() as { email: string }[]).map(
-      (row) => row.email,
-    );
-  } finally {
-    db.close();
-  }
-}
-
-/** Runs `task` for every item with at most `concurrency` in flight. */
-async function pool<T, R>(items: T[], concurrency: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return results;
-}
+const harness = serverHarness("newsletter-http-");
+const scratchDir = () => harness.scratchDir();
+const start = (env: Record<string, string>) => harness.start(env);
 
 const count = (toasts: (PageToast | null)[], message: string) => toasts.filter((t) => t?.message === message).length;
 
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => harness.cleanup());
 
 describe("the sign-up over HTTP, embedded store", () => {
   let server: ServerProcess;
@@ -206,7 +166,7 @@ describe("the sign-up over HTTP, embedded store", () => {
   it("stores 200 distinct addresses sent 20 at a time: 200 rows, 200 success toasts", async () => {
     const emails = Array.from({ length: 200 }, (_, i) => `reader${i}@example.com`);
     const started = performance.now();
-    const toasts = await pool(emails, 20, (email) => subscribe(server.url, email));
+    const toasts = await inPool(emails, 20, (email) => subscribe(server.url, email));
     const elapsed = performance.now() - started;
     console.log(`200 sign-ups (POST + redirected GET) at concurrency 20: ${elapsed.toFixed(0)} ms`);
     expect(count(toasts, SUBSCRIBED_TOAST.message)).toBe(200);

@@ -1,4 +1,6 @@
 /** A visitor without JavaScript, over plain HTTP: post the form, follow the redirect with the cookie, read the toast. */
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 
 export interface PageToast {
   role: string;
@@ -69,4 +71,16 @@ export async function subscribe(baseUrl: string, email: string, extra: Record<st
     throw new Error(`expected a 303 to /, got ${posted.status} ${posted.location ?? ""}`);
   }
   return (await getHome(baseUrl, posted.cookie)).toast;
+}
+
+/** The addresses in an embedded store's file, in the order they were stored (read-only, beside the running server). */
+export function storedEmails(dataDir: string): string[] {
+  const db = new DatabaseSync(path.join(dataDir, "newsletter.sqlite"), { readOnly: true });
+  try {
+    return (db.prepare("select email from newsletter_subscribers order by id").all() as { email: string }[]).map(
+      (row) => row.email,
+    );
+  } finally {
+    db.close();
+  }
 }

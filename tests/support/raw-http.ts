@@ -11,7 +11,7 @@ export interface RawResponse {
 
 /**
  * Sends `head` (request line and headers, CRLF-separated, without the blank line) and then `body`, and reads until
- * the server closes the connection or `timeoutMs` passes. Requests should say `Connection: close`.
+ * the server closes the connection or `timeoutMs` passes. HTTP/1.1 requests must say `Connection: close`.
  */
 export function rawRequest(
   url: string,
@@ -36,9 +36,9 @@ export function rawRequest(
       clearTimeout(timer);
       resolve(parse(Buffer.concat(chunks).toString("latin1"), ended));
     });
+    // No half-close after the request: Node's server would take it as the client leaving and drop the answer.
     socket.write(`${head}\r\n\r\n`);
-    if (body.length > 0) socket.write(body, () => socket.end());
-    else socket.end();
+    if (body.length > 0) socket.write(body);
   });
 }
 

@@ -24,6 +24,13 @@ describe("inlineScriptHashes", () => {
     expect(inlineScriptHashes("<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>")).toEqual([]);
   });
 
+  it("leaves out data blocks, which the browser never runs, and keeps classic and module scripts", () => {
+    const html =
+      '<script type="application/ld+json">{"@type":"Person"}</script><script type="text/javascript">a=1</script>' +
+      "<script type='module'>b=2</script><script type=\"\">c=3</script>";
+    expect(inlineScriptHashes(html)).toEqual([sha256("a=1"), sha256("b=2"), sha256("c=3")]);
+  });
+
   it("a changed byte is a different hash", () => {
     expect(inlineScriptHashes("<script>a=1</script>")).not.toEqual(inlineScriptHashes("<script>a=2</script>"));
   });

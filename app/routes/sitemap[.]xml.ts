@@ -1,0 +1,24 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { challenge, owner } from "~/content/site";
+import { env } from "~/env.server";
+import { localDateAt } from "~/lib/challenge.server";
+import { sitemapXml } from "~/lib/sitemap";
+import { isHttps, resourceHeaders } from "~/security-headers.server";
+
+// One page to list: the home page on the owner's address. With ALLOW_INDEXING=false there is no sitemap at all (404):
+// robots.txt then disallows everything and names none, so only a guess leads here, and "nothing to index" is the
+// truthful answer; an empty <urlset> would read as a broken sitemap in a search console.
+export function loader({ request }: LoaderFunctionArgs) {
+  const headers = resourceHeaders(isHttps(request));
+  if (!env.ALLOW_INDEXING) {
+    return new Response("Not Found\n", {
+      status: 404,
+      headers: { ...headers, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache" },
+    });
+  }
+  // The page changes every Brussels day (its day counter): that is its last modification.
+  const lastModified = localDateAt(new Date(), challenge.timeZone).toString();
+  return new Response(sitemapXml([{ url: new URL("/", owner.siteUrl).toString(), lastModified }]), {
+    headers: { ...headers, "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+  });
+}
