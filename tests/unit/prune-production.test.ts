@@ -10,7 +10,16 @@ describe("runtimePackages, on the project's own lock", () => {
   const kept = runtimePackages(realLock());
 
   it("keeps the production dependencies and what they need", () => {
-    for (const name of ["express", "@remix-run/node", "@remix-run/express", "react-dom", "zod", "web-encoding"]) {
+    for (const name of [
+      "express",
+      "@remix-run/node",
+      "@remix-run/express",
+      "react-dom",
+      "zod",
+      "web-encoding",
+      // An optional dependency, and the native code resvg cannot render without on this platform.
+      "@resvg/resvg-js-linux-x64-gnu",
+    ]) {
       expect(kept.has(`node_modules/${name}`), name).toBe(true);
     }
   });
