@@ -47,11 +47,11 @@ export async function subscribeAction(request: Request, context: AppLoadContext)
   try {
     const decision = await decide(request, clientAddressOf(context));
     if (decision === "far-too-large") return new Response("Payload Too Large", { status: 413 });
-    return await redirectWithToast("/", decision.toast, decision.formReply);
+    return await redirectWithToast(request, "/", decision.toast, decision.formReply);
   } catch (error) {
     // A visitor always gets a page: an unexpected error is logged and shown as the generic failure.
     console.error("Newsletter: the sign-up failed unexpectedly:", error);
-    return redirectWithToast("/", SOMETHING_WENT_WRONG_TOAST);
+    return redirectWithToast(request, "/", SOMETHING_WENT_WRONG_TOAST);
   }
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
 import { createToastUtilsWithCustomSession } from "remix-toast";
 import type { ToastView } from "~/components/toast";
+import { isHttps, resourceHeaders } from "~/security-headers.server";
 import { FORM_REPLY_COOKIE_NAME, TOAST_COOKIE_NAME, formReplyCookie, toastSessionStorage } from "~/session.server";
 
 // remix-toast (and the zod it depends on) is only ever imported here, so it cannot reach a browser bundle.
@@ -28,8 +29,14 @@ export const FLASH_COOKIE_NAMES = [TOAST_COOKIE_NAME, FORM_REPLY_COOKIE_NAME];
  * A redirect carrying a toast in the signed flash cookie, and the form's reply beside it; 303 so the follow-up request
  * is always a GET. Visitors with and without JavaScript get the same redirect (post/redirect/get).
  */
-export async function redirectWithToast(url: string, toast: ToastView, formReply?: FormReply): Promise<Response> {
-  const headers = new Headers();
+export async function redirectWithToast(
+  request: Request,
+  url: string,
+  toast: ToastView,
+  formReply?: FormReply,
+): Promise<Response> {
+  // Remix sends an action's redirect as it is, past entry.server: it carries the resource headers itself.
+  const headers = new Headers(resourceHeaders(isHttps(request)));
   if (formReply) headers.append("Set-Cookie", await formReplyCookie.serialize(formReply));
   return toastUtils.redirectWithToast(url, toast, { status: 303, headers });
 }

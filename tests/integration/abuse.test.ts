@@ -121,6 +121,12 @@ describe("one server, hostile requests", () => {
     expect(storedEmails(dataDir)).toEqual([]);
   });
 
+  it("answers a sign-up's redirect with the usual headers too", async () => {
+    const response = await post(`${server.url}/?index`, {}, "redirect-headers@example.com");
+    expect(response.status).toBe(303);
+    expectSecurityHeaders(response.headers);
+  });
+
   it("takes the site's own posts whatever Host arrives, and says once that the proxy rewrites Host", async () => {
     const ownPage = { "Sec-Fetch-Site": "same-origin", Origin: "https://portfolio.example" };
     const first = await post(`${server.url}/?index`, ownPage, "own-page-1@example.com");
