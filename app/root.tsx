@@ -1,7 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ToastProvider, ToastRegion } from "~/components/toast";
 import { documentMeta } from "~/content/site";
@@ -66,7 +66,6 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
           <ToastRegion />
         </ToastProvider>
-        <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
     </html>
