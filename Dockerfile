@@ -29,7 +29,7 @@ FROM node:24-slim AS runtime
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data NPM_CONFIG_LOGLEVEL=silent NPM_CONFIG_UPDATE_NOTIFIER=false
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
-COPY --from=build /app/package.json /app/server.mjs /app/page-cache.mjs ./
+COPY --from=build /app/package.json /app/server.mjs /app/page-cache.mjs /app/tracking-query.mjs ./
 COPY --from=build /app/scripts/healthcheck.mjs /app/scripts/subscribers.mjs ./scripts/
 # The server bundle alone: the build's metafiles (esbuild's reports) stay behind.
 COPY --from=build /app/build/index.js ./build/

@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { createRequestHandler } from "@remix-run/node";
+import { isHomePageTarget } from "./tracking-query.mjs";
 
 /** @typedef {"br" | "gzip" | "identity"} Encoding */
 /** @typedef {Record<string, string | number>} HeaderSet */
@@ -81,7 +82,8 @@ export function createHomePageCache({ build, mode, homePageCacheKey, flashCookie
   }
 
   /**
-   * Answers `GET /` and `HEAD /` from anonymous visitors from the cache; hands everything else to `next`.
+   * Answers `GET /` and `HEAD /` from anonymous visitors from the cache, with no query string or one that only tracks
+   * (tracking-query.mjs: `?utm_source=…`, `?fbclid=…`); hands everything else to `next`.
    * @param {import("node:http").IncomingMessage} req
    * @param {import("node:http").ServerResponse} res
    * @param {() => void} next
@@ -89,7 +91,7 @@ export function createHomePageCache({ build, mode, homePageCacheKey, flashCookie
   return function handleHomePage(req, res, next) {
     if (
       (req.method !== "GET" && req.method !== "HEAD") ||
-      req.url !== "/" ||
+      !isHomePageTarget(req.url) ||
       flashCookieNames.some((name) => hasCookie(req, name))
     ) {
       return next();

@@ -10,6 +10,7 @@ import { inlineStylesheet } from "~/inline-stylesheet.server";
 import { InlineStylesheetContext } from "~/lib/inline-stylesheet";
 import { logField, warnThrottled } from "~/lib/log-line.server";
 import { NonceContext } from "~/lib/nonce";
+import { withoutPreloadedChunks } from "~/preload-hints.server";
 import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/request-guard.server";
 import {
   type ScriptPolicy,
@@ -70,7 +71,12 @@ export default async function handleRequest(
   const html = await renderDocument(
     <NonceContext.Provider value={nonce}>
       <InlineStylesheetContext.Provider value={inlineStylesheet?.css ?? null}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_TIMEOUT_MS} nonce={nonce} />
+        <RemixServer
+          context={withoutPreloadedChunks(remixContext)}
+          url={request.url}
+          abortDelay={RENDER_TIMEOUT_MS}
+          nonce={nonce}
+        />
       </InlineStylesheetContext.Provider>
     </NonceContext.Provider>,
   );

@@ -1,7 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { Links, LiveReload, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import { Links, LiveReload, Meta, Outlet, Scripts, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ToastProvider, ToastRegion } from "~/components/toast";
 import { documentMetaAt } from "~/document-meta.server";
@@ -60,7 +60,6 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
           <ToastRegion />
         </ToastProvider>
-        <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
         {/* `npm run dev` only: reloads the page after each rebuild (renders nothing in production). */}
         <LiveReload nonce={nonce} />

@@ -2,7 +2,9 @@
 // bytes, Lighthouse (median of 3), throughput against nginx serving the same HTML, the page time while the edge
 // function hangs, and the server's memory. Prints a table and writes bench/results.json. Not part of `npm test`.
 //
-// Options (environment): BENCH_SKIP_BUILD=1, BENCH_LIGHTHOUSE_RUNS (3, per throttling method), BENCH_DURATION_S (10),
+// Options (environment): BENCH_SKIP_BUILD=1, BENCH_LIGHTHOUSE_RUNS (3, per throttling method and network),
+// BENCH_PROXY_DELAY_MS (20: Lighthouse also runs through bench/delay-proxy.mjs, which holds data that long each way;
+// 0 skips it), BENCH_DURATION_S (10),
 // BENCH_CONNECTIONS (20), BENCH_HANG_RUNS (5), CHROMIUM_PATH (/usr/bin/chromium), NGINX_PATH (/usr/sbin/nginx),
 // BENCH_SUPABASE=0 (measure sections 1-3 and 5 without the stub Supabase, i.e. without a latest post).
 import { spawn, spawnSync } from "node:child_process";
@@ -23,6 +25,8 @@ const LIGHTHOUSE_RUNS = positive("BENCH_LIGHTHOUSE_RUNS", 3);
 const DURATION_S = positive("BENCH_DURATION_S", 10);
 const CONNECTIONS = positive("BENCH_CONNECTIONS", 20);
 const HANG_RUNS = positive("BENCH_HANG_RUNS", 5);
+const PROXY_DELAY_MS = Number(process.env.BENCH_PROXY_DELAY_MS ?? 20);
+if (!Number.isInteger(PROXY_DELAY_MS) || PROXY_DELAY_MS < 0) throw new Error("BENCH_PROXY_DELAY_MS must be ≥ 0");
 const CHROME_FLAGS =
   "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking";
 // What a browser sends; both servers then answer with the gzip body (ours precompressed, nginx's gzip_static).
@@ -182,6 +186,24 @@ async function measureBytes(base) {
   const html = await (await fetch(`${base}/`, { headers: { "accept-encoding": "identity" } })).text();
   const scripts = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((match) => match[1] ?? "");
   const preloads = [...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1] ?? "");
+  // Not every module is preloaded (app/preload-hints.server.ts): follow the imports from Remix's inline bootstrap
+  // (static ones and its import() of the entry) through the static imports of each module. A module's own import()
+  // (the newsletter dialog's chunk) is fetched on demand, not with the page, and is not counted.
+  const inlineModules = [...html.matchAll(/<script[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (m) => m[1] ?? "",
+  );
+  /** @param {string} code @param {boolean} withDynamic */
+  const importsOf = (code, withDynamic) =>
+    [
+      ...code.matchAll(/(?:\bfrom\s*|\bimport\s*)["'](\/build\/[^"']+)["']/g),
+      ...(withDynamic ? code.matchAll(/\bimport\(\s*["'](\/build\/[^"']+)["']\s*\)/g) : []),
+    ].map((match) => match[1] ?? "");
+  const modules = new Set([...preloads, ...inlineModules.flatMap((code) => importsOf(code, true))]);
+  for (const href of modules) {
+    const code = await (await fetch(new URL(href, base))).text();
+    for (const imported of importsOf(code, false)) modules.add(imported);
+  }
+  preloads.push(...modules);
   const styles = [...html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)].map((match) => match[1] ?? "");
   const inlineCss = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((match) => match[1] ?? "").join("");
 
@@ -199,7 +221,7 @@ async function measureBytes(base) {
   const htmlWire = /** @type {{ length: number, encoding: string }} */ (await wireBytes(`${base}/`));
   return {
     html: { raw: Buffer.byteLength(html), gzip: htmlWire.length, encoding: htmlWire.encoding },
-    js: { ...(await total([...scripts, ...preloads])), files: scripts.length + preloads.length },
+    js: { ...(await total([...scripts, ...preloads])), files: new Set([...scripts, ...preloads]).size },
     css: { ...(await total(styles)), files: styles.length },
     inlineCss: { raw: Buffer.byteLength(inlineCss), gzip: inlineCss ? gzipSync(inlineCss).length : 0 },
   };
@@ -208,9 +230,9 @@ async function measureBytes(base) {
 // ---------------------------------------------------------------------------------------------------------------
 // 2. Lighthouse: the CLI with Debian's Chromium, mobile settings, each run in its own browser.
 
-/** @param {string} url @param {number} run @param {"devtools" | "simulate"} throttling */
-function runLighthouse(url, run, throttling) {
-  const output = path.join(outDir, `lighthouse-${throttling}-${run}.json`);
+/** @param {string} url @param {number} run @param {"devtools" | "simulate"} throttling @param {string} label */
+function runLighthouse(url, run, throttling, label) {
+  const output = path.join(outDir, `lighthouse-${label}-${run}.json`);
   const cli = path.join(root, "node_modules", "lighthouse", "cli", "index.js");
   const result = spawnSync(
     process.execPath,
@@ -250,13 +272,13 @@ function runLighthouse(url, run, throttling) {
   };
 }
 
-/** @param {string} url @param {"devtools" | "simulate"} throttling */
-function lighthouse(url, throttling) {
+/** @param {string} url @param {"devtools" | "simulate"} throttling @param {string} label */
+function lighthouse(url, throttling, label = throttling) {
   /** @type {ReturnType<typeof runLighthouse>[]} */
   const runs = [];
   for (let run = 1; run <= LIGHTHOUSE_RUNS; run++) {
-    process.stdout.write(`  lighthouse (${throttling} throttling) run ${run}/${LIGHTHOUSE_RUNS}\n`);
-    runs.push(runLighthouse(url, run, throttling));
+    process.stdout.write(`  lighthouse (${label}) run ${run}/${LIGHTHOUSE_RUNS}\n`);
+    runs.push(runLighthouse(url, run, throttling, label));
   }
   /** @param {"performance" | "accessibility" | "bestPractices" | "seo" | "fcpMs" | "lcpMs" | "tbtMs" | "cls"} key */
   const mid = (key) => median(runs.map((run) => run[key]));
@@ -433,12 +455,27 @@ async function main() {
   writeFileSync(path.join(outDir, "home.html"), await (await fetch(`${app.url}/`)).text());
 
   console.log("2/5 lighthouse");
-  // Applied ("devtools") throttling is the measure: the slow network and CPU really apply to the page load, so the
-  // trace shows the real first paint. Simulated throttling is kept beside it for comparison; on loopback the scripts
-  // arrive before the unthrottled first paint, and its model then counts the async module scripts as render-blocking
-  // (README, Performance).
-  const lh = lighthouse(`${app.url}/`, "devtools");
-  const lhSimulated = lighthouse(`${app.url}/`, "simulate");
+  // Simulated throttling is the measure: Lighthouse's default, what PageSpeed Insights reports. It loads the page
+  // unthrottled and models a slow 4G phone from that trace. Applied ("devtools") throttling, where the slow network
+  // and CPU really apply, is printed beside it. The proxy gives the page a real round trip (README, Performance).
+  const lh = lighthouse(`${app.url}/`, "simulate");
+  const lhApplied = lighthouse(`${app.url}/`, "devtools");
+  let lhProxy = null;
+  if (PROXY_DELAY_MS > 0) {
+    const port = new URL(app.url).port;
+    const proxy = await startProcess(
+      "delay proxy",
+      process.execPath,
+      ["bench/delay-proxy.mjs", port, String(PROXY_DELAY_MS)],
+      { PATH: process.env.PATH },
+      (output) => /ready at (\S+)/.exec(output)?.[1],
+    );
+    lhProxy = {
+      delayMs: PROXY_DELAY_MS,
+      ...lighthouse(`${proxy.value}/`, "simulate", `simulate-proxy-${PROXY_DELAY_MS}ms`),
+    };
+    await stopProcess(proxy.child);
+  }
 
   console.log(`3/5 throughput (${CONNECTIONS} connections, ${DURATION_S} s each)`);
   // The minutes of Lighthouse can leave fetch a pooled connection the server has closed meanwhile: ask again once.
@@ -495,7 +532,8 @@ async function main() {
     pageCacheActive: cacheActive,
     bytes,
     lighthouse: lh,
-    lighthouseSimulated: lhSimulated,
+    lighthouseApplied: lhApplied,
+    lighthouseBehindProxy: lhProxy,
     throughput: {
       connections: CONNECTIONS,
       durationSeconds: DURATION_S,
@@ -519,7 +557,13 @@ async function main() {
     socialCard,
   };
   writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
-  console.log("\n" + table(results) + "\n\nWritten to bench/results.json");
+  const { markdown, missed } = table(results);
+  console.log("\n" + markdown + "\n\nWritten to bench/results.json");
+  // The goals gate: a missed one fails the run.
+  if (missed.length) {
+    console.error(`\nGoals missed: ${missed.join("; ")}`);
+    process.exitCode = 1;
+  }
 }
 
 function gitCommit() {
@@ -535,7 +579,13 @@ const mark = (ok) => (ok ? "✓" : "✗");
 /** The Markdown table printed at the end (and pasted into the README's Performance section). */
 function table(/** @type {any} */ r) {
   const lh = r.lighthouse;
-  const sim = r.lighthouseSimulated;
+  const applied = r.lighthouseApplied;
+  const proxied = r.lighthouseBehindProxy;
+  /** @param {any} l */
+  const summary = (l) =>
+    `performance ${l.performance} · FCP ${l.fcpMs} ms · LCP ${l.lcpMs} ms · TBT ${l.tbtMs} ms · CLS ${l.cls}`;
+  /** @param {any} l */
+  const meetsGoals = (l) => l.performance === 100 && l.fcpMs <= 1200 && l.lcpMs <= 1200 && l.tbtMs <= 50 && l.cls === 0;
   const t = r.throughput;
   const hang = r.edgeFunctionHangs;
   const rows = [
@@ -554,8 +604,8 @@ function table(/** @type {any} */ r) {
     [
       `JS loaded by \`/\` (${r.bytes.js.files} files: React, Remix, routes)`,
       `${kib(r.bytes.js.raw)} / ${kib(r.bytes.js.gzip)}`,
-      "≤ 100 KiB gzip",
-      r.bytes.js.gzip <= 100 * 1024,
+      "≤ 90 KiB gzip",
+      r.bytes.js.gzip <= 90 * 1024,
     ],
     [
       `CSS (${[r.bytes.css.files ? `${r.bytes.css.files} file` : "", r.bytes.inlineCss.raw ? "inline" : ""].filter(Boolean).join(" + ")})`,
@@ -564,7 +614,7 @@ function table(/** @type {any} */ r) {
       r.bytes.css.gzip + r.bytes.inlineCss.gzip <= 12 * 1024,
     ],
     [
-      `Lighthouse performance (median of ${lh.runs}, applied throttling)`,
+      `Lighthouse performance (mobile, default simulated throttling, median of ${lh.runs})`,
       lh.performance,
       "100",
       lh.performance === 100,
@@ -572,16 +622,19 @@ function table(/** @type {any} */ r) {
     ["Lighthouse accessibility", lh.accessibility, "100", lh.accessibility === 100],
     ["Lighthouse best practices", lh.bestPractices, "100", lh.bestPractices === 100],
     ["Lighthouse SEO", lh.seo, "100", lh.seo === 100],
-    ["First Contentful Paint", `${lh.fcpMs} ms`, "", null],
+    ["First Contentful Paint", `${lh.fcpMs} ms`, "≤ 1200 ms", lh.fcpMs <= 1200],
     ["Largest Contentful Paint", `${lh.lcpMs} ms`, "≤ 1200 ms", lh.lcpMs <= 1200],
     ["Total Blocking Time", `${lh.tbtMs} ms`, "≤ 50 ms", lh.tbtMs <= 50],
     ["Cumulative Layout Shift", lh.cls, "0", lh.cls === 0],
-    [
-      `Simulated throttling, for comparison (median of ${sim.runs})`,
-      `performance ${sim.performance} · FCP ${sim.fcpMs} ms · LCP ${sim.lcpMs} ms · TBT ${sim.tbtMs} ms · CLS ${sim.cls}`,
-      "",
-      null,
-    ],
+    proxied
+      ? [
+          `Same, behind a proxy adding ${proxied.delayMs} ms each way (median of ${proxied.runs})`,
+          summary(proxied),
+          "same goals",
+          meetsGoals(proxied),
+        ]
+      : ["Same, behind a delaying proxy", "not run (BENCH_PROXY_DELAY_MS=0)", "", null],
+    [`Applied (devtools) throttling, for comparison (median of ${applied.runs})`, summary(applied), "", null],
     [
       `Throughput GET / (ours, ${t.connections} conn.)`,
       `${t.ours.requestsPerSecond.toLocaleString("en")} req/s · p50 ${t.ours.p50Ms} ms · p99 ${t.ours.p99Ms} ms`,
@@ -629,10 +682,11 @@ function table(/** @type {any} */ r) {
         ]
       : []),
   ];
+  const missed = rows.filter(([, , , ok]) => ok === false).map(([name]) => name);
   const lines = ["| measure | result | goal | |", "| --- | --- | --- | --- |"];
   for (const [name, value, goal, ok] of rows)
     lines.push(`| ${name} | ${value} | ${goal} | ${ok === null ? "" : mark(Boolean(ok))} |`);
-  return lines.join("\n");
+  return { markdown: lines.join("\n"), missed };
 }
 
 await main().catch((error) => {

@@ -2,16 +2,11 @@ import { useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useLayoutEffect, useRef, type RefObject } from "react";
 import { TOAST_HOST_CLASS, useToastHost } from "~/components/toast";
-import { EMAIL_MAX_LENGTH, NEWSLETTER_FORM_ID } from "~/lib/newsletter-messages";
+import { EMAIL_MAX_LENGTH, NEWSLETTER_ACTION, NEWSLETTER_FORM_ID } from "~/lib/newsletter-messages";
 import { useHydrated } from "~/lib/use-hydrated";
 
 // Layout effects run in the browser only; on the server React would warn that it cannot run them (development).
 const useHydrationLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
-
-export const NEWSLETTER_DIALOG_ID = "newsletter-dialog";
-
-/** Where the form posts: the index route's action. */
-export const NEWSLETTER_ACTION = "/?index";
 
 export interface NewsletterDialogProps {
   id: string;
@@ -22,6 +17,8 @@ export interface NewsletterDialogProps {
   openerRef: RefObject<HTMLButtonElement>;
   /** What the action answered to the last sign-up (flashed across its redirect), for Conform and for closing. */
   lastResult: { outcome: string; reply: SubmissionResult<string[]> } | null;
+  /** Called once React runs the dialog (app/components/lazy-newsletter-dialog.tsx waits for it). */
+  onHydrated?: () => void;
 }
 
 /**
@@ -30,7 +27,7 @@ export interface NewsletterDialogProps {
  * moves in, Escape, the close button or a click on the backdrop close it, focus returns to 'Get Updates'; the Remix
  * form submits without a reload and shows its busy state.
  */
-export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult }: NewsletterDialogProps) {
+export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult, onHydrated }: NewsletterDialogProps) {
   const hydrated = useHydrated();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const toastHost = useToastHost();
@@ -64,6 +61,8 @@ export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult
     }
     // focusInput reads the current field id; it does not need to re-run the effect.
   }, [open, hydrated]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => onHydrated?.(), []); // eslint-disable-line react-hooks/exhaustive-deps
 
   // Each answer is a new object (flashed by the action, read by the root loader's revalidation).
   useEffect(() => {

@@ -4,6 +4,12 @@
 /** The sign-up form's id: Conform's form id in the browser, and the key of its reply flashed by the action. */
 export const NEWSLETTER_FORM_ID = "newsletter";
 
+/** The dialog's element id: 'Get Updates' opens it (a popover target without JavaScript). */
+export const NEWSLETTER_DIALOG_ID = "newsletter-dialog";
+
+/** Where the form posts: the index route's action. */
+export const NEWSLETTER_ACTION = "/?index";
+
 export const EMAIL_MAX_LENGTH = 255;
 
 export const EMAIL_INVALID_MESSAGE = "Please enter a valid email address";

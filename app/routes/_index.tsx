@@ -5,14 +5,19 @@ import { useEffect, useRef, useState } from "react";
 import { Footer } from "~/components/footer";
 import { Hero } from "~/components/hero";
 import { LatestPostCard } from "~/components/latest-post-card";
-import { NEWSLETTER_ACTION, NEWSLETTER_DIALOG_ID, NewsletterDialog } from "~/components/newsletter-dialog";
+import { NewsletterDialog } from "~/components/lazy-newsletter-dialog";
 import { Showcase } from "~/components/showcase";
 import { useShowToast } from "~/components/toast";
 import { challenge, projects, siteContent } from "~/content/site";
 import { getLatestPost } from "~/latest-post.server";
 import { challengeDays } from "~/lib/challenge.server";
 import { jsonForScript, profilePage } from "~/lib/structured-data";
-import { NEWSLETTER_FORM_ID, SOMETHING_WENT_WRONG_TOAST } from "~/lib/newsletter-messages";
+import {
+  NEWSLETTER_ACTION,
+  NEWSLETTER_DIALOG_ID,
+  NEWSLETTER_FORM_ID,
+  SOMETHING_WENT_WRONG_TOAST,
+} from "~/lib/newsletter-messages";
 import { isNoAnswer, NO_ANSWER } from "~/lib/no-answer";
 import { useHydrated } from "~/lib/use-hydrated";
 import { subscribeAction } from "~/newsletter.server";

@@ -128,6 +128,33 @@ describe("home page cache", () => {
     expect(withoutNonce(a)).toBe(cached);
   });
 
+  it("answers a visitor from a shared link (a query string that only tracks) with the cached page", async () => {
+    const bare = await get("/", { "accept-encoding": "gzip" });
+    const page = await bare.text();
+    expectSharedPagePolicy(page, bare.headers);
+    for (const path of ["/?utm_source=x&fbclid=y", "/?utm_source=twitter&utm_medium=social", "/?trk=public_post"]) {
+      const shared = await get(path, { "accept-encoding": "gzip" });
+      const body = await shared.text();
+      expect(shared.status).toBe(200);
+      // The same representation: same validator, same bytes, no nonce of its own.
+      expect(shared.headers.get("etag")).toBe(bare.headers.get("etag"));
+      expect(body).toBe(page);
+      expectSharedPagePolicy(body, shared.headers);
+    }
+    // Its canonical address stays the bare `/`.
+    expect(page).toMatch(/<meta property="og:url" content="https:\/\/[^"?]+"\/>/);
+
+    // One parameter that is not in the list, and it is rendered for that request, as before.
+    const other = await get("/?other=1", { "accept-encoding": "gzip" });
+    const rendered = await other.text();
+    expect(other.status).toBe(200);
+    nonces(rendered, other.headers);
+    expect(other.headers.get("etag")).toBeNull();
+    expect(withoutNonce(rendered)).toBe(page);
+    const mixed = await get("/?utm_source=x&other=1");
+    nonces(await mixed.text(), mixed.headers);
+  });
+
   it("never answers a request carrying the toast cookie from the cache", async () => {
     const cachedResponse = await get("/");
     const cached = await cachedResponse.text();
