@@ -1,5 +1,6 @@
 // Makes the PNG icons from public/favicon.svg, for the browsers and devices that take no SVG icon: Safari's touch
-// icon (180×180) and a small PNG favicon. Run it after changing the SVG (`node scripts/make-icons.mjs`) and commit the
+// icon (180×180), a small PNG favicon, and /favicon.ico (that PNG in an ICO wrapper), which browsers and feed readers
+// ask for whatever the page links. Run it after changing the SVG (`node scripts/make-icons.mjs`) and commit the
 // PNGs: the server only serves them. Uses the same resvg as the social card.
 import { readFileSync, writeFileSync } from "node:fs";
 import { Resvg } from "@resvg/resvg-js";
@@ -28,3 +29,18 @@ for (const { file, size, background } of ICONS) {
   writeFileSync(new URL(file, publicDir), png);
   console.log(`public/${file}: ${size}×${size}, ${png.length} bytes`);
 }
+
+// An ICO file may hold a PNG as it is (Windows Vista and later, every current browser): a 6-byte header, one 16-byte
+// directory entry, then the image.
+const png = readFileSync(new URL("favicon-48.png", publicDir));
+const ico = Buffer.alloc(22);
+ico.writeUInt16LE(1, 2); // type: icon
+ico.writeUInt16LE(1, 4); // one image
+ico.writeUInt8(48, 6); // width
+ico.writeUInt8(48, 7); // height
+ico.writeUInt16LE(1, 10); // colour planes
+ico.writeUInt16LE(32, 12); // bits per pixel
+ico.writeUInt32LE(png.length, 14);
+ico.writeUInt32LE(22, 18); // where the image starts
+writeFileSync(new URL("favicon.ico", publicDir), Buffer.concat([ico, png]));
+console.log(`public/favicon.ico: 48×48, ${ico.length + png.length} bytes`);

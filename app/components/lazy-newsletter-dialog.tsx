@@ -1,3 +1,4 @@
+import { useNavigation, useRevalidator } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { NewsletterDialogProps } from "~/components/newsletter-dialog";
 
@@ -25,6 +26,12 @@ export function NewsletterDialog(props: NewsletterDialogProps) {
   const [hydrated, setHydrated] = useState(false);
   const { id, open, lastResult } = props;
   const wanted = open || lastResult !== null;
+  // A router update (a revalidation, `npm run dev`'s reload of the data) reaches the waiting boundary through Remix's
+  // context, and React holds the whole update back until that boundary can hydrate: the chunk is asked for as soon as
+  // the router is busy, here in the render, since the commit is what would wait (resolving twice is harmless).
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  if ((navigation.state !== "idle" || revalidator.state !== "idle") && typeof document !== "undefined") requestDialog();
 
   useEffect(() => {
     if (wanted || document.getElementById(id)?.matches(":popover-open")) requestDialog();

@@ -70,7 +70,16 @@ test.describe("npm run dev", () => {
 
     const content = path.join(project, "app", "content", "site.ts");
     const edited = "Edited while the dev server runs";
-    writeFileSync(content, readFileSync(content, "utf8").replace(tagline, edited));
+    const original = readFileSync(content, "utf8");
+    // The compiler's file watcher may still be starting when the server listens: the edit is written again until the
+    // compiler says it saw it (at most 10 times, a second apart).
+    for (let attempt = 0; attempt < 10 && !output.includes("app/content/site.ts"); attempt += 1) {
+      writeFileSync(content, original.replace(tagline, `${edited}${" ".repeat(attempt)}`));
+      await expect
+        .poll(() => output, { timeout: 1_000 })
+        .toContain("app/content/site.ts")
+        .catch(() => {});
+    }
 
     await expect(page.getByText(edited)).toBeVisible({ timeout: 60_000 });
     await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
