@@ -29,7 +29,8 @@ FROM node:24-slim AS runtime
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data NPM_CONFIG_LOGLEVEL=silent NPM_CONFIG_UPDATE_NOTIFIER=false
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
-COPY --from=build /app/package.json /app/server.mjs /app/page-cache.mjs /app/tracking-query.mjs ./
+COPY --from=build /app/package.json ./
+COPY --from=build /app/server/index.mjs /app/server/page-cache.mjs /app/server/tracking-query.mjs ./server/
 COPY --from=build /app/scripts/healthcheck.mjs /app/scripts/subscribers.mjs ./scripts/
 # The server bundle alone: the build's metafiles (esbuild's reports) stay behind.
 COPY --from=build /app/build/index.js ./build/
@@ -43,4 +44,4 @@ VOLUME ["/data"]
 # 1.8 misreads it, and the server listens within a second or two anyway.
 HEALTHCHECK --interval=30s --timeout=5s --retries=3 CMD ["node", "scripts/healthcheck.mjs"]
 # Exec form: Node is PID 1 and gets SIGTERM from `docker stop` itself (npm would not pass it on).
-CMD ["node", "server.mjs"]
+CMD ["node", "server/index.mjs"]

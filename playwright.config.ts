@@ -42,7 +42,7 @@ function appServer(
   env: Record<string, string | undefined> = {},
 ) {
   return {
-    command: "node server.mjs",
+    command: "node server/index.mjs",
     url: `http://127.0.0.1:${port}/robots.txt`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -2,56 +2,18 @@ import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
-import type { Env } from "~/env.server";
-import { owner } from "~/content/site";
-import { env } from "~/env.server";
-import { homePageCacheKey } from "~/home-page-cache.server";
-import { inlineStylesheet } from "~/inline-stylesheet.server";
-import { InlineStylesheetContext } from "~/lib/inline-stylesheet";
-import { logField, warnThrottled } from "~/lib/log-line.server";
-import { NonceContext } from "~/lib/nonce";
-import { withoutPreloadedChunks } from "~/preload-hints.server";
-import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/request-guard.server";
-import {
-  type ScriptPolicy,
-  createNonce,
-  inlineScriptHashes,
-  resourceHeaders,
-  securityHeaders,
-} from "~/security-headers.server";
-import { closeSubscriberStore } from "~/subscribers.server";
-import { FLASH_COOKIE_NAMES } from "~/toast.server";
-
-/** What our production server (server.mjs) uses from the build, besides the request handler. */
-export interface ServerHooks {
-  env: Env;
-  onShutdown: () => Promise<void>;
-  /** The anonymous home page's cache key at `now`, or null when it must be rendered (server.mjs's page cache). */
-  homePageCacheKey: (now: Date) => string | null;
-  /** A request carrying one of these cookies may have a toast to show: it is never answered from the page cache. */
-  flashCookieNames: string[];
-  /** Headers for the static files server.mjs serves itself; `https` as Express sees it (TRUST_PROXY-aware). */
-  staticHeaders: (https: boolean) => Record<string, string>;
-  /** Answers malformed, oversized and cross-site requests before anything else runs (server.mjs, first). */
-  requestGuard: (options: Pick<RequestGuardOptions, "isHttps">) => RequestGuard;
-}
-
-// Importing env here parses it when the server loads the build: a bad value stops start-up, not a request.
-export { env };
-export const onShutdown = async () => closeSubscriberStore();
-export { homePageCacheKey };
-export const flashCookieNames = FLASH_COOKIE_NAMES;
+import { inlineStylesheet } from "~/utils/inline-stylesheet.server";
+import { InlineStylesheetContext } from "~/utils/inline-stylesheet";
+import { logField, warnThrottled } from "~/utils/log.server";
+import { NonceContext } from "~/utils/nonce";
+import { withoutPreloadedChunks } from "~/utils/preload-hints.server";
+import { type ScriptPolicy, createNonce, inlineScriptHashes, securityHeaders } from "~/utils/security-headers.server";
 
 /**
- * The load context server.mjs's page cache renders with: a page that many visitors will get. It is rendered without a
+ * The load context server/index.mjs's page cache renders with: a page that many visitors will get. It is rendered without a
  * nonce, and its CSP allows its inline scripts by hash (docs/decisions/006-page-cache-and-csp.md).
  */
 export const SHARED_PAGE_CONTEXT = "sharedPage";
-export const staticHeaders = resourceHeaders;
-export const requestGuard: ServerHooks["requestGuard"] = (options) =>
-  createRequestGuard({ ...options, trustProxy: env.TRUST_PROXY, siteUrl: owner.siteUrl });
-// For the owner's tools (scripts/subscribers.mjs), which load this build rather than a second copy of the store code.
-export { subscriberAdmin } from "~/subscriber-admin.server";
 
 const RENDER_TIMEOUT_MS = 5_000;
 // Single fetch streams loader data with the same bound as the document (the page has no deferred data anyway).

@@ -4,13 +4,13 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Links, LiveReload, Meta, Outlet, Scripts, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ToastProvider, ToastRegion } from "~/components/toast";
-import { documentMetaAt } from "~/document-meta.server";
-import { INLINE_STYLESHEET_ID, useInlineStylesheet } from "~/lib/inline-stylesheet";
-import { isNoAnswer } from "~/lib/no-answer";
-import { useNonce } from "~/lib/nonce";
-import { useHydrated } from "~/lib/use-hydrated";
+import { documentMetaAt } from "~/sharing/document-meta.server";
+import { INLINE_STYLESHEET_ID, useInlineStylesheet } from "~/utils/inline-stylesheet";
+import { isNoAnswer } from "~/newsletter/no-answer";
+import { useNonce } from "~/utils/nonce";
+import { useHydrated } from "~/utils/use-hydrated";
 import stylesheet from "~/tailwind.css";
-import { readFlash } from "~/toast.server";
+import { readFlash } from "~/utils/toast.server";
 
 /** What the last form post flashed: the toast to show, and the form's reply for Conform. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -80,7 +80,7 @@ function freePort() {
 
 /** @param {number} port @param {string} dataDir */
 async function startProductionServer(port, dataDir) {
-  const child = spawn(process.execPath, ["server.mjs"], {
+  const child = spawn(process.execPath, ["server/index.mjs"], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? "",

@@ -38,10 +38,9 @@ if (!command || command === "help" || command === "--help") fail(USAGE, command 
 const buildPath = path.join(root, "build", "index.js");
 if (!existsSync(buildPath)) fail("No production build: run `npm run build` first.");
 
-/** @typedef {{ subscriberAdmin: import("../app/subscriber-admin.server").SubscriberAdmin, onShutdown: () => Promise<void> }} Hooks */
-/** @type {Hooks} */
+/** @type {typeof import("../server/build-entry")} build/index.js: what the app gives its tools (server/build-entry.ts) */
 const hooks = await import(pathToFileURL(buildPath).href).then(
-  (build) => build.entry.module,
+  (build) => build,
   (error) => fail(error instanceof Error && error.name === "EnvError" ? error.message : String(error)),
 );
 const { subscriberAdmin } = hooks;

@@ -2,8 +2,8 @@ import { useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useLayoutEffect, useRef, type RefObject } from "react";
 import { TOAST_HOST_CLASS, useToastHost } from "~/components/toast";
-import { EMAIL_MAX_LENGTH, NEWSLETTER_ACTION, NEWSLETTER_FORM_ID } from "~/lib/newsletter-messages";
-import { useHydrated } from "~/lib/use-hydrated";
+import { EMAIL_MAX_LENGTH, NEWSLETTER_ACTION, NEWSLETTER_FORM_ID } from "~/newsletter/messages";
+import { useHydrated } from "~/utils/use-hydrated";
 
 // Layout effects run in the browser only; on the server React would warn that it cannot run them (development).
 const useHydrationLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;

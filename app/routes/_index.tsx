@@ -9,18 +9,18 @@ import { NewsletterDialog } from "~/components/lazy-newsletter-dialog";
 import { Showcase } from "~/components/showcase";
 import { useShowToast } from "~/components/toast";
 import { challenge, projects, siteContent } from "~/content/site";
-import { getLatestPost } from "~/latest-post.server";
-import { challengeDays } from "~/lib/challenge.server";
-import { jsonForScript, profilePage } from "~/lib/structured-data";
+import { getLatestPost } from "~/latest-post/latest-post.server";
+import { challengeDays } from "~/utils/days.server";
+import { jsonForScript, profilePage } from "~/sharing/structured-data.server";
 import {
   NEWSLETTER_ACTION,
   NEWSLETTER_DIALOG_ID,
   NEWSLETTER_FORM_ID,
   SOMETHING_WENT_WRONG_TOAST,
-} from "~/lib/newsletter-messages";
-import { isNoAnswer, NO_ANSWER } from "~/lib/no-answer";
-import { useHydrated } from "~/lib/use-hydrated";
-import { subscribeAction } from "~/newsletter.server";
+} from "~/newsletter/messages";
+import { isNoAnswer, NO_ANSWER } from "~/newsletter/no-answer";
+import { useHydrated } from "~/utils/use-hydrated";
+import { subscribeAction } from "~/newsletter/subscribe.server";
 import type { loader as rootLoader } from "~/root";
 
 export async function loader(_args: LoaderFunctionArgs) {
@@ -31,7 +31,7 @@ export async function loader(_args: LoaderFunctionArgs) {
   return { days, projects, latestPost, content: siteContent, structuredData };
 }
 
-/** The newsletter form posts here: validate, store, then redirect back to "/" with a toast (app/newsletter.server). */
+/** The newsletter form posts here: validate, store, then redirect back to "/" with a toast (app/newsletter/subscribe.server). */
 export async function action({ request, context }: ActionFunctionArgs) {
   return subscribeAction(request, context);
 }

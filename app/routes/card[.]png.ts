@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { SOCIAL_CARD } from "~/lib/social-card";
-import { isHttps, resourceHeaders } from "~/security-headers.server";
-import { socialCardFor } from "~/social-card.server";
+import { SOCIAL_CARD } from "~/sharing/social-card-text.server";
+import { isHttps, resourceHeaders } from "~/utils/security-headers.server";
+import { socialCardFor } from "~/sharing/social-card.server";
 
 // The social card (og:image, see root's meta): today's picture, whatever the query (the date in og:image's query only
 // gives each day its own URL in the networks' caches).

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { isHttps, resourceHeaders } from "~/security-headers.server";
-import { subscriberStoreHealthy } from "~/subscribers.server";
+import { isHttps, resourceHeaders } from "~/utils/security-headers.server";
+import { subscriberStoreHealthy } from "~/newsletter/subscribers.server";
 
 // The container's health check (Dockerfile HEALTHCHECK, or a proxy's probe). Answering at all shows the server can
 // serve; the store must be able to take a sign-up too (it tells the log itself when that changes).

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { owner } from "~/content/site";
-import { env } from "~/env.server";
-import { isHttps, resourceHeaders } from "~/security-headers.server";
+import { env } from "~/utils/env.server";
+import { isHttps, resourceHeaders } from "~/utils/security-headers.server";
 
 // A route rather than a static file: ALLOW_INDEXING=false (a staging copy, say) must turn crawlers away.
 export function loader({ request }: LoaderFunctionArgs) {

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { challenge, owner } from "~/content/site";
-import { env } from "~/env.server";
-import { localDateAt } from "~/lib/challenge.server";
-import { sitemapXml } from "~/lib/sitemap";
-import { isHttps, resourceHeaders } from "~/security-headers.server";
+import { env } from "~/utils/env.server";
+import { localDateAt } from "~/utils/days.server";
+import { sitemapXml } from "~/sharing/sitemap.server";
+import { isHttps, resourceHeaders } from "~/utils/security-headers.server";
 
 // One page to list: the home page on the owner's address. With ALLOW_INDEXING=false there is no sitemap at all (404):
 // robots.txt then disallows everything and names none, so only a guess leads here, and "nothing to index" is the

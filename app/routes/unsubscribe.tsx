@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { loader as rootLoader } from "~/root";
-import { tokenOf, unsubscribeAction } from "~/unsubscribe.server";
+import { tokenOf, unsubscribeAction } from "~/newsletter/unsubscribe.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The token stays in the URL, where the link from the e-mail put it; the page only needs to know there is one.

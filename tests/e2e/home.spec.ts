@@ -1,4 +1,4 @@
-import { challengeDays } from "~/lib/challenge.server";
+import { challengeDays } from "~/utils/days.server";
 import { challenge, heroCopy, links, owner, projects } from "~/content/site";
 import { expect, test } from "./fixtures";
 

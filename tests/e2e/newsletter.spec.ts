@@ -8,7 +8,7 @@ import {
   INVALID_EMAIL_TITLE,
   SOMETHING_WENT_WRONG_TOAST,
   SUBSCRIBED_TOAST,
-} from "~/lib/newsletter-messages";
+} from "~/newsletter/messages";
 import { startServer, type ServerProcess } from "../support/production-server";
 import { expect, test, visit } from "./fixtures";
 

@@ -1,4 +1,4 @@
-import { challengeDays } from "~/lib/challenge.server";
+import { challengeDays } from "~/utils/days.server";
 import { challenge, links, owner } from "~/content/site";
 import { expect, test } from "./fixtures";
 

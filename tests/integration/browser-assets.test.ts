@@ -39,7 +39,7 @@ const SERVER_ONLY: { what: string; marker: RegExp; foundIn?: string }[] = [
     foundIn: moduleFile("@supabase/supabase-js/dist/index.mjs"),
   },
   { what: "node:sqlite", marker: /node:sqlite|DatabaseSync/ },
-  // The social card's renderer (app/social-card.server.tsx): satori, the Yoga layout engine it inlines as
+  // The social card's renderer (app/sharing/social-card.server.tsx): satori, the Yoga layout engine it inlines as
   // WebAssembly, resvg's native loader, and the card's font files.
   {
     what: "satori",

@@ -277,7 +277,7 @@ describe("the Dockerfile", () => {
   });
 
   it("runs the server in exec form, in production, as the node user, on port 3000", () => {
-    expect(execForm(instructions(runtime, "CMD")[0]!.args)).toEqual(["node", "server.mjs"]);
+    expect(execForm(instructions(runtime, "CMD")[0]!.args)).toEqual(["node", "server/index.mjs"]);
     expect(instructions(runtime, "CMD")).toHaveLength(1);
     expect(states.get(runtime.name)!.env.NODE_ENV).toBe("production");
     expect(instructions(runtime, "USER").map((i) => i.args)).toEqual(["node"]);
@@ -417,7 +417,7 @@ describe("the image, replayed", () => {
   it("holds production dependencies only, the server, the build and public files, and no secret", () => {
     const app = inStage(states.get(runtime.name)!, ".");
     for (const kept of [
-      "server.mjs",
+      "server/index.mjs",
       "package.json",
       "build/index.js",
       "public/favicon.svg",

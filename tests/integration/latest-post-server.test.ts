@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "../support/production-server";
 import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
 
-// Page views against the production server (`node server.mjs` on the last `npm run build`), with the real
+// Page views against the production server (`node server/index.mjs` on the last `npm run build`), with the real
 // supabase-js client calling the stub over HTTP.
 const CARD = 'data-testid="latest-post"';
 

@@ -1,11 +1,11 @@
 /**
- * The sign-up against the production server over HTTP (`node server.mjs` on the build): what a visitor without
+ * The sign-up against the production server over HTTP (`node server/index.mjs` on the build): what a visitor without
  * JavaScript does, many at once. Needs `npm run build` first (`npm test` does it).
  */
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALREADY_SUBSCRIBED_TOAST, SOMETHING_WENT_WRONG_TOAST, SUBSCRIBED_TOAST } from "~/lib/newsletter";
+import { ALREADY_SUBSCRIBED_TOAST, SOMETHING_WENT_WRONG_TOAST, SUBSCRIBED_TOAST } from "~/newsletter/messages";
 import { getHome, postForm, storedEmails, subscribe, type PageToast } from "../support/newsletter-http";
 import {
   freePort,

@@ -1,8 +1,8 @@
-// The whole-page cache of the anonymous home page (server.mjs + page-cache.mjs), against the production server.
+// The whole-page cache of the anonymous home page (server/index.mjs + server/page-cache.mjs), against the production server.
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FORM_REPLY_COOKIE_NAME, TOAST_COOKIE_NAME } from "~/session.server";
+import { FORM_REPLY_COOKIE_NAME, TOAST_COOKIE_NAME } from "~/utils/session.server";
 import { type ServerProcess, startServer } from "../support/production-server";
 
 let server: ServerProcess;

@@ -1,4 +1,4 @@
-// What the home page asks the browser to fetch before its first paint (app/preload-hints.server.ts, decision 002).
+// What the home page asks the browser to fetch before its first paint (app/utils/preload-hints.server.ts, decision 002).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "../support/production-server";
 

@@ -2,9 +2,9 @@
 // (the server has no clock to set), then everything over real HTTP from the production server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { challenge, links, owner, siteContent } from "~/content/site";
-import { challengeDays } from "~/lib/challenge.server";
-import { SOCIAL_CARD, socialCardText } from "~/lib/social-card";
-import { renderSocialCard, socialCardFor } from "~/social-card.server";
+import { challengeDays } from "~/utils/days.server";
+import { SOCIAL_CARD, socialCardText } from "~/sharing/social-card-text.server";
+import { renderSocialCard, socialCardFor } from "~/sharing/social-card.server";
 import { type ServerProcess, startServer } from "../support/production-server";
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { openSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from "~/stores/sqlite.server";
+import { openSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from "~/newsletter/stores/sqlite.server";
 
 let dir: string;
 const open: SqliteStore[] = [];

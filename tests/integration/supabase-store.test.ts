@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createSupabaseStore } from "~/stores/supabase.server";
+import { createSupabaseStore } from "~/newsletter/stores/supabase.server";
 import { freePort } from "../support/production-server";
 import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
 

@@ -53,7 +53,7 @@ export function parseDockerfile(text: string): Stage[] {
   return stages;
 }
 
-/** `["node", "server.mjs"]` from an exec-form argument list; null for the shell form. */
+/** `["node", "server/index.mjs"]` from an exec-form argument list; null for the shell form. */
 export function execForm(args: string): string[] | null {
   if (!args.trim().startsWith("[")) return null;
   const parsed: unknown = JSON.parse(args);

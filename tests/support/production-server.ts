@@ -1,5 +1,5 @@
 /**
- * The real production server (`node server.mjs` on the last `npm run build`, the same file the Docker image runs) as
+ * The real production server (`node server/index.mjs` on the last `npm run build`, the same file the Docker image runs) as
  * a child process, for tests that must go through real HTTP. No test-runner import: Vitest and Playwright both use it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -13,7 +13,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const TEST_SESSION_SECRET = "integration-test-session-secret-0123456789abcdef";
 
 // The variables `.env.example` documents, which tests/unit/env.test.ts holds equal to ENV_VARIABLES of
-// app/env.server.ts. Not imported from there: that module parses the runner's own environment when loaded, which
+// app/utils/env.server.ts. Not imported from there: that module parses the runner's own environment when loaded, which
 // warns (or throws, given a bad shell variable) in Playwright, where NODE_ENV is not "test".
 const ENV_VARIABLES = [...readFileSync(path.join(ROOT, ".env.example"), "utf8").matchAll(/^([A-Z_]+)=/gm)].map(
   (match) => match[1]!,
@@ -41,7 +41,7 @@ export const childEnv = (variables: Record<string, string>) => variables as Node
 
 /**
  * A production environment with every variable the app reads set explicitly (empty means unset), so that neither a
- * developer's shell nor a local `.env` (server.mjs reads it for unset variables only) can leak into a test.
+ * developer's shell nor a local `.env` (server/index.mjs reads it for unset variables only) can leak into a test.
  */
 export function productionEnv(overrides: Record<string, string> = {}): Record<string, string> {
   return {
@@ -84,9 +84,9 @@ export interface ServerProcess {
   stop(): Promise<Exit>;
 }
 
-async function launch({ env = {}, cwd = ROOT, args = ["server.mjs"] }: ServerOptions): Promise<ServerProcess> {
+async function launch({ env = {}, cwd = ROOT, args = ["server/index.mjs"] }: ServerOptions): Promise<ServerProcess> {
   for (const file of ["build/index.js"]) {
-    // server.mjs would build on its own, slowly, and racing any other test file that starts a server.
+    // server/index.mjs would build on its own, slowly, and racing any other test file that starts a server.
     if (!existsSync(path.join(cwd, file))) throw new Error(`No ${file}: run \`npm run build\` first (npm test does).`);
   }
   const port = env.PORT ?? String(await freePort());

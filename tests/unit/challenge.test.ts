@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { challengeDays, nextMidnight } from "~/lib/challenge.server";
+import { challengeDays, nextMidnight } from "~/utils/days.server";
 
 const settings = { startDate: "2025-09-25", timeZone: "Europe/Brussels", lengthInDays: 365 };
 const at = (iso: string) => challengeDays(new Date(iso), settings);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { visitorKey } from "~/lib/client-address.server";
+import { visitorKey } from "~/utils/client-address.server";
 
 describe("visitorKey", () => {
   it.each([

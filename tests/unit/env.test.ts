@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
-import { ENV_VARIABLES, EnvError, parseEnv } from "~/env.server";
+import { ENV_VARIABLES, EnvError, parseEnv } from "~/utils/env.server";
 
 const SECRET = "s".repeat(32);
 const production = (extra: Record<string, string | undefined> = {}) => ({

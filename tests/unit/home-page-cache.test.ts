@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { homePageCacheKey } from "~/home-page-cache.server";
-// The server's own module (plain JS next to server.mjs).
-import { negotiateEncoding } from "../../page-cache.mjs";
+import { homePageCacheKey } from "~/utils/home-page-key.server";
+// The server's own module (plain JS next to server/index.mjs).
+import { negotiateEncoding } from "../../server/page-cache.mjs";
 
 const settled = (text: string | null) => ({ post: text === null ? null : { text }, settled: true });
 const dateOf = (key: string | null) => (JSON.parse(key ?? "null") as [string, string | null])[0];

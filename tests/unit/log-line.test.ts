@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLogThrottle, logField, MAX_LOGGED_CHARS } from "~/lib/log-line.server";
+import { createLogThrottle, logField, MAX_LOGGED_CHARS } from "~/utils/log.server";
 
 describe("logField", () => {
   it("quotes and escapes control characters, so a value cannot start a new line", () => {

@@ -7,8 +7,8 @@ import {
   invalidEmailToast,
   SOMETHING_WENT_WRONG_TOAST,
   SUBSCRIBED_TOAST,
-  subscribeSchema,
-} from "~/lib/newsletter";
+} from "~/newsletter/messages";
+import { subscribeSchema } from "~/newsletter/schema.server";
 
 const DOMAIN = "@example.com";
 const ofLength = (length: number) => `${"a".repeat(length - DOMAIN.length)}${DOMAIN}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_DRAIN_BYTES, MAX_FORM_BYTES, readForm } from "~/lib/read-form.server";
+import { MAX_DRAIN_BYTES, MAX_FORM_BYTES, readForm } from "~/utils/read-form.server";
 
 const URL_BASE = "http://localhost/?index";
 const FORM_TYPE = "application/x-www-form-urlencoded";

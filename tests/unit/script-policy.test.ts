@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { isNoAnswer, NO_ANSWER } from "~/lib/no-answer";
-import { inlineScriptHashes, securityHeaders } from "~/security-headers.server";
+import { isNoAnswer, NO_ANSWER } from "~/newsletter/no-answer";
+import { inlineScriptHashes, securityHeaders } from "~/utils/security-headers.server";
 
 const sha256 = (text: string) => `sha256-${createHash("sha256").update(text, "utf8").digest("base64")}`;
 const scriptSrc = (headers: Record<string, string>) =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { challenge, siteContent } from "~/content/site";
-import { challengeDays } from "~/lib/challenge.server";
-import { SOCIAL_CARD, socialCardAlt, socialCardText, socialCardUrl } from "~/lib/social-card";
-import { jsonForScript, profilePage } from "~/lib/structured-data";
+import { challengeDays } from "~/utils/days.server";
+import { SOCIAL_CARD, socialCardAlt, socialCardText, socialCardUrl } from "~/sharing/social-card-text.server";
+import { jsonForScript, profilePage } from "~/sharing/structured-data.server";
 
 const textAt = (iso: string) => socialCardText(challengeDays(new Date(iso), challenge), siteContent);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { maskEmail } from "~/lib/mask-email";
-import { SQLITE_CONSTRAINT_UNIQUE, sqliteOutcome } from "~/stores/sqlite.server";
-import { supabaseOutcome } from "~/stores/supabase.server";
+import { maskEmail } from "~/utils/mask-email.server";
+import { SQLITE_CONSTRAINT_UNIQUE, sqliteOutcome } from "~/newsletter/stores/sqlite.server";
+import { supabaseOutcome } from "~/newsletter/stores/supabase.server";
 
 describe("supabaseOutcome", () => {
   it("is 'subscribed' for PostgREST's 201 with an empty body", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvField, subscribersCsv, unsubscribeLink } from "~/lib/subscribers-csv";
+import { csvField, subscribersCsv, unsubscribeLink } from "~/newsletter/subscribers-csv.server";
 
 describe("the subscribers export", () => {
   it("links to the unsubscribe page on the site's own address", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSwrCache, type SwrCacheOptions } from "~/lib/swr-cache";
+import { createSwrCache, type SwrCacheOptions } from "~/latest-post/swr-cache.server";
 
 const TTL = 300_000;
 const FAILURE_TTL = 30_000;

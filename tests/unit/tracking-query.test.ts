@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
-// The server's own module (plain JS next to server.mjs and page-cache.mjs).
-import { isHomePageTarget, isTrackingOnly, isTrackingParameter, TRACKING_PARAMETERS } from "../../tracking-query.mjs";
+// The server's own module (plain JS next to server/index.mjs and server/page-cache.mjs).
+import {
+  isHomePageTarget,
+  isTrackingOnly,
+  isTrackingParameter,
+  TRACKING_PARAMETERS,
+} from "../../server/tracking-query.mjs";
 
 describe("isTrackingParameter", () => {
   it("knows the click ids and referrer tags of the list, in any case", () => {

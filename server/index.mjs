@@ -12,9 +12,10 @@ import compression from "compression";
 import express from "express";
 import { createHomePageCache } from "./page-cache.mjs";
 
-const root = path.dirname(fileURLToPath(import.meta.url));
+// The project's root: this file is in server/.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildPath = path.join(root, "build", "index.js");
-// Under Docker's default stop timeout (10 s, then SIGKILL), leaving time for the shutdown hooks.
+// Under Docker's default stop timeout (10 s, then SIGKILL), leaving time for the shutdown build.
 const SHUTDOWN_GRACE_MS = 8_000;
 
 if (!existsSync(buildPath)) {
@@ -28,7 +29,7 @@ if (!existsSync(buildPath)) {
  * Loads the server build; `version` makes Node load a rebuilt file anew (`npm run dev`). A bad environment stops
  * start-up with its own clear lines; anything else keeps its stack.
  * @param {number} [version]
- * @returns {Promise<import("@remix-run/node").ServerBuild>}
+ * @returns {Promise<AppBuild>}
  */
 async function loadBuild(version) {
   return import(`${pathToFileURL(buildPath).href}${version ? `?v=${version}` : ""}`);
@@ -43,7 +44,11 @@ function reportLoadError(error) {
   }
 }
 
-/** @type {import("@remix-run/node").ServerBuild} */
+/**
+ * build/index.js: Remix's build and what the app gives this server (server/build-entry.ts).
+ * @typedef {typeof import("./build-entry")} AppBuild
+ */
+/** @type {AppBuild} */
 let build;
 try {
   build = await loadBuild();
@@ -51,11 +56,7 @@ try {
   reportLoadError(error);
   process.exit(1);
 }
-/** @param {import("@remix-run/node").ServerBuild} loaded */
-const hooksOf = (loaded) =>
-  /** @type {import("./app/entry.server").ServerHooks} */ (/** @type {unknown} */ (loaded.entry.module));
-let hooks = hooksOf(build);
-const { env } = hooks;
+const { env } = build;
 const development = env.NODE_ENV === "development";
 
 let shuttingDown = false;
@@ -71,13 +72,13 @@ app.set("trust proxy", env.TRUST_PROXY ? 1 : false);
 // logs an error for OPTIONS. OPTIONS is a preflight or a probe: 204 with what is allowed, no CORS grant.
 app.use((req, res, next) => {
   if (req.method === "GET" || req.method === "HEAD" || req.method === "POST") return next();
-  res.set({ ...hooks.staticHeaders(req.protocol === "https"), Allow: "GET, HEAD, POST" });
+  res.set({ ...build.staticHeaders(req.protocol === "https"), Allow: "GET, HEAD, POST" });
   res.status(req.method === "OPTIONS" ? 204 : 405).end();
 });
 app.use(compression());
 /** @type {(res: import("express").Response) => void} */
 const setStaticHeaders = (res) => {
-  for (const [name, value] of Object.entries(hooks.staticHeaders(res.req.protocol === "https"))) {
+  for (const [name, value] of Object.entries(build.staticHeaders(res.req.protocol === "https"))) {
     res.setHeader(name, value);
   }
 };
@@ -122,12 +123,12 @@ const homePage = development
   : createHomePageCache({
       build,
       mode: env.NODE_ENV,
-      homePageCacheKey: hooks.homePageCacheKey,
-      flashCookieNames: hooks.flashCookieNames,
+      homePageCacheKey: build.homePageCacheKey,
+      flashCookieNames: build.flashCookieNames,
       isHttps,
     });
 // Malformed, oversized and cross-site requests are answered before the page cache, Express and Remix see them.
-let guard = hooks.requestGuard({ isHttps });
+let guard = build.requestGuard({ isHttps });
 
 /** @param {import("node:http").ServerResponse} res */
 function trackResponse(res) {
@@ -169,7 +170,7 @@ function watchBuild() {
     // The compiler writes several files per build: load once they are all there.
     clearTimeout(pending);
     pending = setTimeout(async () => {
-      const previous = hooks;
+      const previous = build;
       try {
         build = await loadBuild(Date.now());
       } catch (error) {
@@ -177,8 +178,7 @@ function watchBuild() {
         reportLoadError(error);
         return;
       }
-      hooks = hooksOf(build);
-      guard = hooks.requestGuard({ isHttps });
+      guard = build.requestGuard({ isHttps });
       // The old build's resources (the embedded store's connection) go with it.
       await previous.onShutdown();
       broadcastDevReady(build);
@@ -205,7 +205,7 @@ function shutdown(signal) {
   deadline.unref();
   server.close(() => {
     clearTimeout(deadline);
-    Promise.resolve(hooks.onShutdown?.())
+    Promise.resolve(build.onShutdown?.())
       .catch((error) => console.error("Error during shutdown:", error))
       .finally(() => {
         console.log("Shut down cleanly.");

@@ -1,4 +1,4 @@
-// What the social card says, apart from how it is drawn (app/social-card.server.tsx): the words and figures are a
+// What the social card says, apart from how it is drawn (app/sharing/social-card.server.tsx): the words and figures are a
 // pure function of the day and the owner's content, so they can be checked without rendering a picture.
 
 /** The card's route and size: the size is what `og:image:width` and `og:image:height` announce. */

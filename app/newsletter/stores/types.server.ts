@@ -1,4 +1,4 @@
-import { oneLine } from "~/lib/log-line.server";
+import { oneLine } from "~/utils/log.server";
 /** What became of one sign-up; each outcome has its own toast (spec §8). */
 export type SubscribeOutcome = "subscribed" | "duplicate" | "failed";
 

@@ -4,8 +4,13 @@ import path from "node:path";
 // A static import of the built-in keeps the module external in the server build (checked by the HTTP tests, which
 // run build/index.js); node:sqlite needs no dependency and no native build.
 import { DatabaseSync } from "node:sqlite";
-import { maskEmail } from "~/lib/mask-email";
-import { describeCause, isUnsubscribeToken, type SubscribeOutcome, type SubscriberStore } from "~/stores/types";
+import { maskEmail } from "~/utils/mask-email.server";
+import {
+  describeCause,
+  isUnsubscribeToken,
+  type SubscribeOutcome,
+  type SubscriberStore,
+} from "~/newsletter/stores/types.server";
 
 export const SQLITE_FILE_NAME = "newsletter.sqlite";
 /** SQLITE_CONSTRAINT_UNIQUE: the extended result code of a unique index violation, our "duplicate". */

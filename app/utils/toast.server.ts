@@ -2,8 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
 import { createToastUtilsWithCustomSession } from "remix-toast";
 import type { ToastView } from "~/components/toast";
-import { isHttps, resourceHeaders } from "~/security-headers.server";
-import { FORM_REPLY_COOKIE_NAME, TOAST_COOKIE_NAME, formReplyCookie, toastSessionStorage } from "~/session.server";
+import { isHttps, resourceHeaders } from "~/utils/security-headers.server";
+import {
+  FORM_REPLY_COOKIE_NAME,
+  TOAST_COOKIE_NAME,
+  formReplyCookie,
+  toastSessionStorage,
+} from "~/utils/session.server";
 
 // remix-toast (and the zod it depends on) is only ever imported here, so it cannot reach a browser bundle.
 const toastUtils = createToastUtilsWithCustomSession(toastSessionStorage);
@@ -22,7 +27,7 @@ export interface Flash {
   formReply: FormReply | null;
 }
 
-/** The cookies that carry a flash; server.mjs never answers a request carrying one from its page cache. */
+/** The cookies that carry a flash; server/index.mjs never answers a request carrying one from its page cache. */
 export const FLASH_COOKIE_NAMES = [TOAST_COOKIE_NAME, FORM_REPLY_COOKIE_NAME];
 
 /**

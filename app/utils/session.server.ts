@@ -1,5 +1,5 @@
 import { createCookie, createCookieSessionStorage } from "@remix-run/node";
-import { env } from "~/env.server";
+import { env } from "~/utils/env.server";
 
 export const TOAST_COOKIE_NAME = "__toast";
 export const FORM_REPLY_COOKIE_NAME = "__form";

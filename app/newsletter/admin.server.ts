@@ -1,6 +1,6 @@
 import { owner } from "~/content/site";
-import { subscribersCsv } from "~/lib/subscribers-csv";
-import { sqliteStore } from "~/subscribers.server";
+import { subscribersCsv } from "~/newsletter/subscribers-csv.server";
+import { sqliteStore } from "~/newsletter/subscribers.server";
 
 /**
  * The owner's tools over the embedded store (`npm run subscribers`, scripts/subscribers.mjs), exported by the server

@@ -1,6 +1,11 @@
-import { createServerSupabaseClient } from "~/supabase-client.server";
-import { maskEmail } from "~/lib/mask-email";
-import { describeCause, isUnsubscribeToken, type SubscribeOutcome, type SubscriberStore } from "~/stores/types";
+import { createServerSupabaseClient } from "~/utils/supabase.server";
+import { maskEmail } from "~/utils/mask-email.server";
+import {
+  describeCause,
+  isUnsubscribeToken,
+  type SubscribeOutcome,
+  type SubscriberStore,
+} from "~/newsletter/stores/types.server";
 
 export const SUBSCRIBERS_TABLE = "newsletter_subscribers";
 /**

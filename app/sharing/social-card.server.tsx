@@ -4,8 +4,14 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { challenge, owner, siteContent } from "~/content/site";
-import { challengeDays, nextMidnight } from "~/lib/challenge.server";
-import { SOCIAL_CARD, type SocialCardText, socialCardAlt, socialCardText, socialCardUrl } from "~/lib/social-card";
+import { challengeDays, nextMidnight } from "~/utils/days.server";
+import {
+  SOCIAL_CARD,
+  type SocialCardText,
+  socialCardAlt,
+  socialCardText,
+  socialCardUrl,
+} from "~/sharing/social-card-text.server";
 
 // Inter from the @fontsource/inter dependency (installed with the app, read from disk: no network at run time).
 // WOFF, not WOFF2: satori cannot read WOFF2. The latin-ext files cover names such as "Łukasz" or "Dvořák".

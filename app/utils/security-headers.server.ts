@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
-import { env } from "~/env.server";
-import { inlineStylesheet } from "~/inline-stylesheet.server";
+import { env } from "~/utils/env.server";
+import { inlineStylesheet } from "~/utils/inline-stylesheet.server";
 
 export const createNonce = () => randomBytes(16).toString("base64");
 
 /**
  * Whether the visitor reached us over HTTPS. Behind a TLS-terminating proxy the request URL says https only when
- * TRUST_PROXY is on (server.mjs then lets Express take the scheme from X-Forwarded-Proto).
+ * TRUST_PROXY is on (server/index.mjs then lets Express take the scheme from X-Forwarded-Proto).
  */
 export const isHttps = (request: Request) => new URL(request.url).protocol === "https:";
 

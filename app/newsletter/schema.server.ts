@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { EMAIL_INVALID_MESSAGE, EMAIL_MAX_LENGTH, EMAIL_TOO_LONG_MESSAGE } from "~/lib/newsletter-messages";
-
-export * from "~/lib/newsletter-messages";
+import { EMAIL_INVALID_MESSAGE, EMAIL_MAX_LENGTH, EMAIL_TOO_LONG_MESSAGE } from "~/newsletter/messages";
 
 /** The form field a person never sees: only bots fill it in. */
 export const HONEYPOT_FIELD = "website";

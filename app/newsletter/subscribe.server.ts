@@ -1,24 +1,23 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { AppLoadContext } from "@remix-run/node";
 import type { ToastView } from "~/components/toast";
-import { visitorKey } from "~/lib/client-address.server";
-import { maskEmail } from "~/lib/mask-email";
+import { visitorKey } from "~/utils/client-address.server";
+import { maskEmail } from "~/utils/mask-email.server";
 import {
   ALREADY_SUBSCRIBED_TOAST,
   EMAIL_INVALID_MESSAGE,
   EMAIL_MAX_LENGTH,
   EMAIL_TOO_LONG_MESSAGE,
-  HONEYPOT_FIELD,
   invalidEmailToast,
   NEWSLETTER_FORM_ID,
   SOMETHING_WENT_WRONG_TOAST,
   SUBSCRIBED_TOAST,
-  subscribeSchema,
-} from "~/lib/newsletter";
-import { readForm } from "~/lib/read-form.server";
-import { subscribeRateLimiter } from "~/rate-limit.server";
-import { subscriberStore, type SubscribeOutcome } from "~/subscribers.server";
-import { type FormReply, redirectWithToast } from "~/toast.server";
+} from "~/newsletter/messages";
+import { HONEYPOT_FIELD, subscribeSchema } from "~/newsletter/schema.server";
+import { readForm } from "~/utils/read-form.server";
+import { subscribeRateLimiter } from "~/utils/rate-limit.server";
+import { subscriberStore, type SubscribeOutcome } from "~/newsletter/subscribers.server";
+import { type FormReply, redirectWithToast } from "~/utils/toast.server";
 
 /** What the dialog needs to know of a sign-up: "subscribed" closes it, anything else keeps it open. */
 export type NewsletterOutcome = SubscribeOutcome | "invalid";
@@ -30,7 +29,7 @@ const OUTCOME_TOASTS: Record<SubscribeOutcome, ToastView> = {
 };
 
 /**
- * The visitor's key for the rate limits and the log, from server.mjs's load context ("unknown" if a different server
+ * The visitor's key for the rate limits and the log, from server/index.mjs's load context ("unknown" if a different server
  * runs the build): one key per visitor however the address is written (see visitorKey).
  */
 export function clientAddressOf(context: AppLoadContext): string {

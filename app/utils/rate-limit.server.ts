@@ -1,4 +1,4 @@
-import { env } from "~/env.server";
+import { env } from "~/utils/env.server";
 
 export interface RateLimiter {
   /** Counts one attempt by `key`; false when the key is over its limit (the refused attempt is not counted). */

@@ -1,9 +1,9 @@
-import { env, EnvError } from "~/env.server";
-import { describeCause, type SubscriberStore } from "~/stores/types";
-import { openSqliteStore, type SqliteStore } from "~/stores/sqlite.server";
-import { createSupabaseStore } from "~/stores/supabase.server";
+import { env, EnvError } from "~/utils/env.server";
+import { describeCause, type SubscriberStore } from "~/newsletter/stores/types.server";
+import { openSqliteStore, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+import { createSupabaseStore } from "~/newsletter/stores/supabase.server";
 
-export type { SubscribeOutcome, SubscriberStore } from "~/stores/types";
+export type { SubscribeOutcome, SubscriberStore } from "~/newsletter/stores/types.server";
 
 /**
  * Chooses the store once, when the server loads the build: Supabase when it is configured, otherwise the embedded

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { logField, warnThrottled } from "~/lib/log-line.server";
-import { MAX_DRAIN_BYTES } from "~/lib/read-form.server";
-import { resourceHeaders } from "~/security-headers.server";
+import { logField, warnThrottled } from "~/utils/log.server";
+import { MAX_DRAIN_BYTES } from "~/utils/read-form.server";
+import { resourceHeaders } from "~/utils/security-headers.server";
 
 // Bounds on what one request may ask of the server before Remix sees it (docs/decisions/007-request-bounds.md).
 // Our longest real URL is an unsubscribe link (~70 characters) and our deepest path has one segment.

@@ -1,6 +1,6 @@
 // Which query strings only track where a visitor came from (docs/decisions/006-page-cache-and-csp.md). Links shared
 // on social networks, in newsletters and in ads carry them; the page they ask for is the same as without them, so
-// the page cache (page-cache.mjs) answers them with its copy of `/`. The list is here and only here.
+// the page cache (server/page-cache.mjs) answers them with its copy of `/`. The list is here and only here.
 
 /** Parameters added by analytics and ad platforms, compared without regard to case. */
 export const TRACKING_PARAMETERS = Object.freeze([

@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "@remix-run/node";
 import { documentMeta } from "~/content/site";
-import { socialCardMeta } from "~/social-card.server";
+import { socialCardMeta } from "~/sharing/social-card.server";
 
 /**
  * The document's title and its description and social preview tags. Built here, on the server, and sent as loader

@@ -1,4 +1,4 @@
-// The whole-page cache of the anonymous home page, used by server.mjs before Express
+// The whole-page cache of the anonymous home page, used by server/index.mjs before Express
 // (docs/decisions/006-page-cache-and-csp.md). Every visitor without a toast cookie gets the same HTML for a given
 // (Brussels date, latest post), so that HTML is rendered once through Remix, compressed once, and sent from memory.
 import { createHash } from "node:crypto";
@@ -83,7 +83,7 @@ export function createHomePageCache({ build, mode, homePageCacheKey, flashCookie
 
   /**
    * Answers `GET /` and `HEAD /` from anonymous visitors from the cache, with no query string or one that only tracks
-   * (tracking-query.mjs: `?utm_source=…`, `?fbclid=…`); hands everything else to `next`.
+   * (server/tracking-query.mjs: `?utm_source=…`, `?fbclid=…`); hands everything else to `next`.
    * @param {import("node:http").IncomingMessage} req
    * @param {import("node:http").ServerResponse} res
    * @param {() => void} next

@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { readForm } from "~/lib/read-form.server";
-import { clientAddressOf } from "~/newsletter.server";
-import { unsubscribeRateLimiter } from "~/rate-limit.server";
-import { isUnsubscribeToken } from "~/stores/types";
-import { subscriberStore } from "~/subscribers.server";
+import { readForm } from "~/utils/read-form.server";
+import { clientAddressOf } from "~/newsletter/subscribe.server";
+import { unsubscribeRateLimiter } from "~/utils/rate-limit.server";
+import { isUnsubscribeToken } from "~/newsletter/stores/types.server";
+import { subscriberStore } from "~/newsletter/subscribers.server";
 
 /**
  * What the unsubscribe page says after a post. "unsubscribed" also for an unknown or used token: the page never

@@ -1,8 +1,8 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
-import { createServerSupabaseClient } from "~/supabase-client.server";
-import { env } from "~/env.server";
-import { oneLine, truncate } from "~/lib/log-line.server";
-import { createSwrCache, type SwrCache } from "~/lib/swr-cache";
+import { createServerSupabaseClient } from "~/utils/supabase.server";
+import { env } from "~/utils/env.server";
+import { oneLine, truncate } from "~/utils/log.server";
+import { createSwrCache, type SwrCache } from "~/latest-post/swr-cache.server";
 
 export interface LatestPost {
   text: string;

@@ -1,12 +1,12 @@
 import { challenge } from "~/content/site";
-import type { LatestPost } from "~/latest-post.server";
-import { latestPostSnapshot } from "~/latest-post.server";
-import { localDateAt, nextMidnight } from "~/lib/challenge.server";
+import type { LatestPost } from "~/latest-post/latest-post.server";
+import { latestPostSnapshot } from "~/latest-post/latest-post.server";
+import { localDateAt, nextMidnight } from "~/utils/days.server";
 
 /**
  * What the anonymous home page depends on besides the build: today's date in the challenge's time zone (the day
  * counters and the footer year) and the latest post. Two requests with the same key get the same HTML, so
- * server.mjs may answer them from one rendered copy (docs/decisions/006-page-cache-and-csp.md).
+ * server/index.mjs may answer them from one rendered copy (docs/decisions/006-page-cache-and-csp.md).
  *
  * Null means "unknown without a call" (the latest post is not settled yet): the page must be rendered the normal way.
  */

@@ -1,0 +1,33 @@
+// The server build's entry (remix.config.js `server`): build/index.js exports Remix's build (routes, assets, entry)
+// and, beside it, what our own server (server/index.mjs) and the owner's tools (scripts/subscribers.mjs) take from the
+// app. One build, so one copy of each module: the tools use the very store the server uses.
+import { owner } from "~/content/site";
+import { closeSubscriberStore } from "~/newsletter/subscribers.server";
+import { env } from "~/utils/env.server";
+import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/utils/request-guard.server";
+import { resourceHeaders } from "~/utils/security-headers.server";
+import { FLASH_COOKIE_NAMES } from "~/utils/toast.server";
+
+export * from "@remix-run/dev/server-build";
+
+// Importing env here parses it when the server loads the build: a bad value stops start-up, not a request.
+export { env };
+
+/** Closes what the app holds open (the embedded database) when the server or a tool stops. */
+export const onShutdown = async () => closeSubscriberStore();
+
+/** The anonymous home page's cache key at `now`, or null when it must be rendered (server/page-cache.mjs). */
+export { homePageCacheKey } from "~/utils/home-page-key.server";
+
+/** A request carrying one of these cookies may have a toast to show: it is never answered from the page cache. */
+export const flashCookieNames: string[] = FLASH_COOKIE_NAMES;
+
+/** Headers for the static files the server serves itself; `https` as Express sees it (TRUST_PROXY-aware). */
+export const staticHeaders: (https: boolean) => Record<string, string> = resourceHeaders;
+
+/** Answers malformed, oversized and cross-site requests before anything else runs (server/index.mjs, first). */
+export const requestGuard = (options: Pick<RequestGuardOptions, "isHttps">): RequestGuard =>
+  createRequestGuard({ ...options, trustProxy: env.TRUST_PROXY, siteUrl: owner.siteUrl });
+
+/** The owner's subscriber tools (npm run subscribers). */
+export { subscriberAdmin } from "~/newsletter/admin.server";
