@@ -17,7 +17,7 @@ export { env };
 export const onShutdown = async () => closeSubscriberStore();
 
 /** The anonymous home page's cache key at `now`, or null when it must be rendered (server/page-cache.mjs). */
-export { homePageCacheKey } from "~/utils/home-page-key.server";
+export { homePageCacheKey } from "./home-page-key.server";
 
 /** A request carrying one of these cookies may have a toast to show: it is never answered from the page cache. */
 export const flashCookieNames: string[] = FLASH_COOKIE_NAMES;

@@ -10,19 +10,7 @@ import {
   type ReactNode,
 } from "react";
 import { createPortal } from "react-dom";
-
-export type ToastType = "success" | "error" | "info" | "warning";
-
-export interface ToastView {
-  type: ToastType;
-  message: string;
-  description?: string;
-}
-
-/** A toast to show; a new id is a new toast, even with the same text. */
-export interface ShownToast extends ToastView {
-  id: string;
-}
+import type { ShownToast, ToastView } from "~/utils/toast-view";
 
 const TOAST_VISIBLE_MS = 6_000;
 const LEAVE_MS = 200;

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { AppLoadContext } from "@remix-run/node";
-import type { ToastView } from "~/components/toast";
+import type { ToastView } from "~/utils/toast-view";
 import { visitorKey } from "~/utils/client-address.server";
 import { maskEmail } from "~/utils/mask-email.server";
 import {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
 import { createToastUtilsWithCustomSession } from "remix-toast";
-import type { ToastView } from "~/components/toast";
+import type { ShownToast, ToastView } from "~/utils/toast-view";
 import { isHttps, resourceHeaders } from "~/utils/security-headers.server";
 import {
   FORM_REPLY_COOKIE_NAME,
@@ -23,7 +23,7 @@ export interface FormReply<Outcome extends string = string> {
 /** What the root loader hands to the page after a form post: the toast to show and the form's reply, if any. */
 export interface Flash {
   /** A fresh id per flashed toast, so the same text flashed twice is shown twice. */
-  toast: (ToastView & { id: string }) | null;
+  toast: ShownToast | null;
   formReply: FormReply | null;
 }
 

@@ -1,0 +1,14 @@
+// What a toast says, apart from how it is shown (app/components/toast.tsx): the server flashes it, the page shows it.
+
+export type ToastType = "success" | "error" | "info" | "warning";
+
+export interface ToastView {
+  type: ToastType;
+  message: string;
+  description?: string;
+}
+
+/** A toast to show; a new id is a new toast, even with the same text. */
+export interface ShownToast extends ToastView {
+  id: string;
+}
