@@ -32,6 +32,21 @@ function newsletter(page: Page) {
   };
 }
 
+/**
+ * The sign-up posts as another site's page would send them: the server's one rule refuses them before the action
+ * runs. Chromium sets Fetch Metadata itself, so the request is sent again from the test with the header such a page
+ * would carry, and its answer handed to the page.
+ */
+async function postAsAnotherSite(page: Page) {
+  await page.route(
+    (url) => url.searchParams.has("index"),
+    async (route) => {
+      const headers = { ...route.request().headers(), "sec-fetch-site": "cross-site" };
+      await route.fulfill({ response: await route.fetch({ headers, maxRedirects: 0 }) });
+    },
+  );
+}
+
 async function signUp(page: Page, email: string) {
   const form = newsletter(page);
   await form.opener.click();
@@ -229,16 +244,7 @@ test.describe("newsletter sign-up with JavaScript", () => {
     );
     await visit(page, "/");
     const form = newsletter(page);
-    // What another site's page would send: the server's one rule refuses it before the action runs.
-    await page.route(
-      (url) => url.searchParams.has("index"),
-      async (route) => {
-        // Chromium sets Fetch Metadata itself; the request is sent again from the test with the header another
-        // site's page would carry, and its answer handed to the page.
-        const headers = { ...route.request().headers(), "sec-fetch-site": "cross-site" };
-        await route.fulfill({ response: await route.fetch({ headers, maxRedirects: 0 }) });
-      },
-    );
+    await postAsAnotherSite(page);
     await signUp(page, freshEmail(testInfo.project.name));
     await expect(form.toast("alert", SOMETHING_WENT_WRONG_TOAST.message)).toBeVisible();
     await expect(form.dialog).toBeVisible();
@@ -336,15 +342,7 @@ test.describe("newsletter sign-up without JavaScript", () => {
   test("a post refused as cross-site gets a clear 403 page, not an error", async ({ page }, testInfo) => {
     testInfo.annotations.push({ type: "expects-console-error", description: "status of 403 \\(Forbidden\\)$" });
     await visit(page, "/");
-    await page.route(
-      (url) => url.searchParams.has("index"),
-      async (route) => {
-        // Chromium sets Fetch Metadata itself; the request is sent again from the test with the header another
-        // site's page would carry, and its answer handed to the page.
-        const headers = { ...route.request().headers(), "sec-fetch-site": "cross-site" };
-        await route.fulfill({ response: await route.fetch({ headers, maxRedirects: 0 }) });
-      },
-    );
+    await postAsAnotherSite(page);
     await signUp(page, freshEmail(testInfo.project.name));
     await expect(page.getByRole("heading", { name: "Request refused" })).toBeVisible();
     await expect(page.getByText("This form can only be sent from this site's own pages.")).toBeVisible();

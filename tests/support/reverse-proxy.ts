@@ -204,10 +204,20 @@ export async function startNginx(dir: string, appPort: number, passHost: boolean
       "",
     ].join("\n"),
   );
-  const { child, output, exited } = spawnProxy(NGINX, ["-e", "stderr", "-p", dir, "-c", path.join(dir, "nginx.conf")], {
+  const spawned = spawnProxy(NGINX, ["-e", "stderr", "-p", dir, "-c", path.join(dir, "nginx.conf")], {
     PATH: process.env.PATH ?? "",
   });
-  await ready(child, httpsPort, output, "nginx");
+  return running("nginx", spawned, httpPort, httpsPort);
+}
+
+/** A proxy once it answers on its HTTPS port: where it is, what it printed, how to stop it. */
+async function running(
+  name: string,
+  { child, output, exited }: ReturnType<typeof spawnProxy>,
+  httpPort: number,
+  httpsPort: number,
+): Promise<RunningProxy> {
+  await ready(child, httpsPort, output, name);
   return {
     url: `https://${SITE_NAME}:${httpsPort}`,
     httpUrl: `http://${SITE_NAME}:${httpPort}`,
@@ -224,7 +234,7 @@ export async function startCaddy(dir: string, appPort: number): Promise<RunningP
   const shipped = readFileSync(path.join(ROOT, "deploy/Caddyfile"), "utf8");
   const config = path.join(dir, "Caddyfile");
   writeFileSync(config, caddyfile(shipped, { httpPort, httpsPort, storage: path.join(dir, "storage") }));
-  const { child, output, exited } = spawnProxy(CADDY, ["run", "--adapter", "caddyfile", "--config", config], {
+  const spawned = spawnProxy(CADDY, ["run", "--adapter", "caddyfile", "--config", config], {
     PATH: process.env.PATH ?? "",
     // Caddy keeps its autosaved config and data under these: the test's directory, not the machine's.
     HOME: dir,
@@ -232,14 +242,7 @@ export async function startCaddy(dir: string, appPort: number): Promise<RunningP
     XDG_DATA_HOME: path.join(dir, "data"),
     PORTFOLIO_UPSTREAM: `127.0.0.1:${appPort}`,
   });
-  await ready(child, httpsPort, output, "caddy");
-  return {
-    url: `https://${SITE_NAME}:${httpsPort}`,
-    httpUrl: `http://${SITE_NAME}:${httpPort}`,
-    httpsPort,
-    output,
-    stop: stopper(child, exited),
-  };
+  return running("caddy", spawned, httpPort, httpsPort);
 }
 
 /** A reason to skip when `binary` is not installed here (CI installs them all: .ci/run). */
