@@ -15,8 +15,20 @@ import type { EntryContext } from "@remix-run/node";
  * hydrates. `imports` only serve these hints and `<PrefetchPageLinks>`, which the site does not use.
  */
 export function withoutPreloadedChunks(context: EntryContext): EntryContext {
-  const { manifest } = context;
-  const routes: EntryContext["manifest"]["routes"] = {};
-  for (const [id, route] of Object.entries(manifest.routes)) routes[id] = { ...route, imports: [] };
-  return { ...context, manifest: { ...manifest, entry: { ...manifest.entry, imports: [] }, routes } };
+  return { ...context, manifest: trimmedManifest(context.manifest) };
+}
+
+type Manifest = EntryContext["manifest"];
+// One manifest per build: its copy is made once, not on every render.
+const trimmed = new WeakMap<Manifest, Manifest>();
+
+function trimmedManifest(manifest: Manifest): Manifest {
+  let copy = trimmed.get(manifest);
+  if (!copy) {
+    const routes: Manifest["routes"] = {};
+    for (const [id, route] of Object.entries(manifest.routes)) routes[id] = { ...route, imports: [] };
+    copy = { ...manifest, entry: { ...manifest.entry, imports: [] }, routes };
+    trimmed.set(manifest, copy);
+  }
+  return copy;
 }

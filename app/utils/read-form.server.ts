@@ -7,7 +7,7 @@ export const MAX_FORM_BYTES = 8 * 1024;
 export const MAX_DRAIN_BYTES = 2 * 1024 * 1024;
 
 /** Past this, a body is cut off rather than read to its end (the 413 may then be lost; the server is not). */
-const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
+export const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
 
 async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number) {
   let left = budget;

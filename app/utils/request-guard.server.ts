@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { logField, warnThrottled } from "~/utils/log.server";
-import { MAX_DRAIN_BYTES } from "~/utils/read-form.server";
+import { MAX_DISCARD_BYTES, MAX_DRAIN_BYTES } from "~/utils/read-form.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
 
 // Bounds on what one request may ask of the server before Remix sees it (docs/decisions/007-request-bounds.md).
@@ -204,7 +204,7 @@ export function createRequestGuard({ trustProxy, siteUrl, isHttps }: RequestGuar
     const html = status === 403;
     const body = html ? REFUSED_POST_PAGE : `${STATUS_TEXT[status]}\n`;
     res.writeHead(status, {
-      ...resourceHeaders(safeIsHttps(req)),
+      ...resourceHeaders(isHttps(req)),
       "Content-Type": html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
       "Content-Length": Buffer.byteLength(body),
       "Cache-Control": "no-store",
@@ -215,14 +215,6 @@ export function createRequestGuard({ trustProxy, siteUrl, isHttps }: RequestGuar
     // socket with unread data resets it, and a reset makes the client drop our answer unread.
     res.write(req.method === "HEAD" ? "" : body);
     drainThen(req, () => res.end());
-  }
-
-  function safeIsHttps(req: IncomingMessage): boolean {
-    try {
-      return isHttps(req);
-    } catch {
-      return false;
-    }
   }
 
   return function guard(req, res) {
@@ -237,12 +229,11 @@ export function createRequestGuard({ trustProxy, siteUrl, isHttps }: RequestGuar
   };
 }
 
-/** How long, and how much, a refused request's body is read and dropped before its connection is closed anyway. */
+/** How long a refused request's body is read and dropped (at most MAX_DISCARD_BYTES) before its connection closes. */
 const DRAIN_GRACE_MS = 5_000;
-const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 
 /** Reads and drops the rest of a request's body, then calls `done`: at its end, or at the bounds above. */
-export function drainThen(req: IncomingMessage, done: () => void) {
+function drainThen(req: IncomingMessage, done: () => void) {
   let received = 0;
   let finished = false;
   const finish = () => {
@@ -254,7 +245,7 @@ export function drainThen(req: IncomingMessage, done: () => void) {
   };
   const count = (chunk: Buffer) => {
     received += chunk.length;
-    if (received > DRAIN_MAX_BYTES) finish();
+    if (received > MAX_DISCARD_BYTES) finish();
   };
   const timer = setTimeout(finish, DRAIN_GRACE_MS);
   timer.unref();

@@ -78,7 +78,7 @@ export function securityHeaders(scripts: ScriptPolicy, request: Request): Record
     "img-src 'self' data:",
     "font-src 'self'",
     // Remix fetches loader data, actions and route manifests from the same origin; `npm run dev` adds its reload socket.
-    `connect-src 'self'${devReloadSource()}`,
+    `connect-src 'self'${DEV_RELOAD_SOURCE}`,
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -96,9 +96,9 @@ export function securityHeaders(scripts: ScriptPolicy, request: Request): Record
 }
 
 /** The live-reload socket of `remix dev` (REMIX_DEV_ORIGIN), in development only: production stays 'self'. */
-function devReloadSource(): string {
+const DEV_RELOAD_SOURCE = (() => {
   const origin = env.NODE_ENV === "development" ? process.env.REMIX_DEV_ORIGIN : undefined;
   if (!origin) return "";
   const url = new URL(origin);
   return ` ${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
-}
+})();
