@@ -45,8 +45,8 @@ function reportLoadError(error) {
 }
 
 /**
- * build/index.js: Remix's build and what the app gives this server (server/build-entry.ts).
- * @typedef {typeof import("./build-entry")} AppBuild
+ * build/index.js: Remix's build and what the app gives this server (app/server-build/build-entry.server.ts).
+ * @typedef {typeof import("../app/server-build/build-entry.server")} AppBuild
  */
 /** @type {AppBuild} */
 let build;

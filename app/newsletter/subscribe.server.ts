@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { AppLoadContext } from "@remix-run/node";
 import type { ToastView } from "~/utils/toast-view";
 import { visitorKey } from "~/utils/client-address.server";
-import { maskEmail } from "~/utils/mask-email.server";
+import { maskEmail } from "~/newsletter/mask-email.server";
 import {
   ALREADY_SUBSCRIBED_TOAST,
   EMAIL_INVALID_MESSAGE,
@@ -15,7 +15,7 @@ import {
 } from "~/newsletter/messages";
 import { HONEYPOT_FIELD, subscribeSchema } from "~/newsletter/schema.server";
 import { readForm } from "~/utils/read-form.server";
-import { subscribeRateLimiter } from "~/utils/rate-limit.server";
+import { subscribeRateLimiter } from "~/newsletter/rate-limit.server";
 import { subscriberStore, type SubscribeOutcome } from "~/newsletter/subscribers.server";
 import { type FormReply, redirectWithToast } from "~/utils/toast.server";
 

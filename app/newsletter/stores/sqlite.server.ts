@@ -4,7 +4,7 @@ import path from "node:path";
 // A static import of the built-in keeps the module external in the server build (checked by the HTTP tests, which
 // run build/index.js); node:sqlite needs no dependency and no native build.
 import { DatabaseSync } from "node:sqlite";
-import { maskEmail } from "~/utils/mask-email.server";
+import { maskEmail } from "~/newsletter/mask-email.server";
 import {
   describeCause,
   isUnsubscribeToken,

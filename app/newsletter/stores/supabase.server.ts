@@ -1,5 +1,5 @@
 import { createServerSupabaseClient } from "~/utils/supabase.server";
-import { maskEmail } from "~/utils/mask-email.server";
+import { maskEmail } from "~/newsletter/mask-email.server";
 import {
   describeCause,
   isUnsubscribeToken,

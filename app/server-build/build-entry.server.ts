@@ -4,7 +4,7 @@
 import { owner } from "~/content/site";
 import { closeSubscriberStore } from "~/newsletter/subscribers.server";
 import { env } from "~/utils/env.server";
-import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/utils/request-guard.server";
+import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/server-build/request-guard.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
 import { FLASH_COOKIE_NAMES } from "~/utils/toast.server";
 
