@@ -93,7 +93,7 @@ describe("the home page", () => {
   });
 
   it("gives each rendered response its own nonce, the one its script tags carry", async () => {
-    // A query string bypasses the home page cache, whose copy keeps one nonce for its life (page-cache.test.ts).
+    // A query string bypasses the home page cache, whose copy every anonymous visitor shares (page-cache-http.test.ts).
     const [first, second] = await Promise.all([get(proxied, "/?a=1"), get(proxied, "/?a=2")]);
     const nonces = [nonceOf(first), nonceOf(second)];
     expect(nonces[0]).toBeTruthy();
