@@ -25,6 +25,9 @@ export const flashCookieNames: string[] = FLASH_COOKIE_NAMES;
 /** Headers for the static files the server serves itself; `https` as Express sees it (TRUST_PROXY-aware). */
 export const staticHeaders: (https: boolean) => Record<string, string> = resourceHeaders;
 
+/** How the server reads `X-Forwarded-Proto` and `If-None-Match`: as the app does. */
+export { firstValue, matchesEtag } from "~/utils/http-fields.server";
+
 /** Answers malformed, oversized and cross-site requests before anything else runs (server/index.mjs, first). */
 export const requestGuard = (options: Pick<RequestGuardOptions, "isHttps">): RequestGuard =>
   createRequestGuard({ ...options, trustProxy: env.TRUST_PROXY, siteUrl: owner.siteUrl });
