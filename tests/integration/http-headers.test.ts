@@ -6,7 +6,7 @@ import { ROOT, type ServerProcess, startServer } from "../support/production-ser
 
 const HSTS = "max-age=63072000";
 
-let proxied: ServerProcess; // TRUST_PROXY=true: behind a TLS-terminating proxy, as in the README's deployment
+let proxied: ServerProcess; // TRUST_PROXY=true: behind a TLS-terminating proxy, as in docs/deployment.md
 let direct: ServerProcess; // TRUST_PROXY=false, ALLOW_INDEXING=false: a staging copy reached directly
 
 beforeAll(async () => {
