@@ -1,5 +1,5 @@
 # The production image: built with the dev tools, run with production dependencies only, as the `node` user.
-# Why it looks like this: docs/decisions/005-production.md. Deploying it: README.md, "Deploy with Docker".
+# Why it looks like this: docs/decisions/005-production.md. Deploying it: docs/deployment.md.
 # tests/integration/docker-replay.test.ts replays these steps outside Docker (no engine runs on our machines): every
 # instruction used here must stay one that test knows how to replay.
 

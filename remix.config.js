@@ -3,7 +3,7 @@ export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
   serverModuleFormat: "esm",
   // build/index.js starts here: Remix's build plus what server/index.mjs and the owner's tools take from the app.
-  server: "server/build-entry.ts",
+  server: "app/server-build/build-entry.server.ts",
   // Tailwind 4 runs through PostCSS (postcss.config.js); the built-in v3 integration stays off.
   tailwind: false,
   postcss: true,

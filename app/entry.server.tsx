@@ -9,12 +9,6 @@ import { NonceContext } from "~/utils/nonce";
 import { withoutPreloadedChunks } from "~/utils/preload-hints.server";
 import { type ScriptPolicy, createNonce, inlineScriptHashes, securityHeaders } from "~/utils/security-headers.server";
 
-/**
- * The load context server/index.mjs's page cache renders with: a page that many visitors will get. It is rendered without a
- * nonce, and its CSP allows its inline scripts by hash (docs/decisions/006-page-cache-and-csp.md).
- */
-export const SHARED_PAGE_CONTEXT = "sharedPage";
-
 const RENDER_TIMEOUT_MS = 5_000;
 // Single fetch streams loader data with the same bound as the document (the page has no deferred data anyway).
 export const streamTimeout = RENDER_TIMEOUT_MS;
@@ -26,7 +20,7 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const shared = (loadContext as Record<string, unknown>)[SHARED_PAGE_CONTEXT] === true;
+  const shared = loadContext.sharedPage === true;
   const nonce = shared ? undefined : createNonce();
   // The whole document is rendered before it is sent: the page has no deferred data, so visitors with and without
   // JavaScript get the same complete HTML.

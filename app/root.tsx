@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Links, LiveReload, Meta, Outlet, Scripts, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { StatusPage } from "~/components/status-page";
 import { ToastProvider, ToastRegion } from "~/components/toast";
 import { documentMetaAt } from "~/sharing/document-meta.server";
 import { INLINE_STYLESHEET_ID, useInlineStylesheet } from "~/utils/inline-stylesheet";
@@ -74,13 +75,5 @@ export default function App() {
 
 export function ErrorBoundary() {
   // Reached only by an unexpected error: the visitor still gets a page, the details stay in the server log.
-  return (
-    <main className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
-      <h1 className="text-4xl font-extrabold text-slate-900">Something went wrong</h1>
-      <p className="mt-4 text-slate-700">Please try again later.</p>
-      <a href="/" className="mt-8 font-semibold text-indigo-800 underline">
-        Return to Home
-      </a>
-    </main>
-  );
+  return <StatusPage heading="Something went wrong" text="Please try again later." reloadHome />;
 }

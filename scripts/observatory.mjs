@@ -1,6 +1,6 @@
 // `npm run observatory`: grades the production server's headers with MDN's HTTP Observatory scanner
-// (@mdn/mdn-http-observatory), run here against a local copy of the deployment the README describes: the production
-// server with TRUST_PROXY=true behind a TLS-terminating front door that also redirects plain HTTP to HTTPS.
+// (@mdn/mdn-http-observatory), run here against a local copy of the deployment docs/deployment.md describes: the
+// production server with TRUST_PROXY=true behind a TLS-terminating front door that also redirects plain HTTP to HTTPS.
 //
 // The scanner is not a devDependency: its install script downloads a CA bundle from the internet, which fails on
 // machines without that access. It is installed on first use, scripts off, into .cache/observatory. It then scans a
@@ -18,6 +18,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { startServer } from "../tests/support/server-process.mjs";
 
 const SCANNER_VERSION = "1.4.8";
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -64,47 +65,6 @@ function selfSignedCertificate(dir) {
     { stdio: "ignore" },
   );
   return { key, cert };
-}
-
-/** @returns {Promise<number>} */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = /** @type {net.AddressInfo} */ (probe.address());
-      probe.close(() => resolve(address.port));
-    });
-  });
-}
-
-/** @param {number} port @param {string} dataDir */
-async function startProductionServer(port, dataDir) {
-  const child = spawn(process.execPath, ["server/index.mjs"], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      TRUST_PROXY: "true",
-      SESSION_SECRET: randomBytes(32).toString("hex"),
-      DATA_DIR: dataDir,
-      // Explicitly unset, so a developer's .env cannot point the scan at a real Supabase project.
-      SUPABASE_URL: "",
-      SUPABASE_ANON_KEY: "",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise((resolve, reject) => {
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-      if (output.includes("listening on")) resolve(undefined);
-    });
-    child.once("exit", (code) => reject(new Error(`the production server exited (${code}):\n${output}`)));
-  });
-  return child;
 }
 
 /**
@@ -200,9 +160,11 @@ if (!existsSync(path.join(root, "build", "index.js")))
   execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
 
 const work = mkdtempSync(path.join(tmpdir(), "portfolio-observatory-"));
-const appPort = await freePort();
-const server = await startProductionServer(appPort, path.join(work, "data"));
-const front = await startFrontDoor(selfSignedCertificate(work), appPort);
+// Every other variable explicitly unset, so a developer's .env cannot point the scan at a real Supabase project.
+const server = await startServer({
+  env: { TRUST_PROXY: "true", SESSION_SECRET: randomBytes(32).toString("hex"), DATA_DIR: path.join(work, "data") },
+});
+const front = await startFrontDoor(selfSignedCertificate(work), Number(new URL(server.url).port));
 let grade = "";
 try {
   const host = `127.0.0.1:${front.port}`;
@@ -223,8 +185,7 @@ try {
   for (const [name, value] of Object.entries(result.scan.responseHeaders)) console.log(`  ${name}: ${value}`);
 } finally {
   front.close();
-  server.kill("SIGTERM");
-  await new Promise((resolve) => server.once("exit", resolve));
+  await server.stop();
   rmSync(work, { recursive: true, force: true });
 }
 if (grade !== "A+") {

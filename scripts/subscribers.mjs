@@ -38,7 +38,7 @@ if (!command || command === "help" || command === "--help") fail(USAGE, command 
 const buildPath = path.join(root, "build", "index.js");
 if (!existsSync(buildPath)) fail("No production build: run `npm run build` first.");
 
-/** @type {typeof import("../server/build-entry")} build/index.js: what the app gives its tools (server/build-entry.ts) */
+/** @type {typeof import("../app/server-build/build-entry.server")} build/index.js: what the app gives its tools (app/server-build/build-entry.server.ts) */
 const hooks = await import(pathToFileURL(buildPath).href).then(
   (build) => build,
   (error) => fail(error instanceof Error && error.name === "EnvError" ? error.message : String(error)),

@@ -45,8 +45,8 @@ function reportLoadError(error) {
 }
 
 /**
- * build/index.js: Remix's build and what the app gives this server (server/build-entry.ts).
- * @typedef {typeof import("./build-entry")} AppBuild
+ * build/index.js: Remix's build and what the app gives this server (app/server-build/build-entry.server.ts).
+ * @typedef {typeof import("../app/server-build/build-entry.server")} AppBuild
  */
 /** @type {AppBuild} */
 let build;
@@ -110,9 +110,7 @@ app.all(
 function isHttps(req) {
   if ("encrypted" in req.socket && req.socket.encrypted) return true;
   if (!app.get("trust proxy fn")(req.socket.remoteAddress, 0)) return false;
-  const forwarded = req.headers["x-forwarded-proto"];
-  const proto = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-  return proto === "https";
+  return build.firstValue(req.headers["x-forwarded-proto"]) === "https";
 }
 
 // The anonymous home page is answered from memory before Express (docs/decisions/006-page-cache-and-csp.md); not in
@@ -126,6 +124,7 @@ const homePage = development
       homePageCacheKey: build.homePageCacheKey,
       flashCookieNames: build.flashCookieNames,
       isHttps,
+      matchesEtag: build.matchesEtag,
     });
 // Malformed, oversized and cross-site requests are answered before the page cache, Express and Remix see them.
 let guard = build.requestGuard({ isHttps });

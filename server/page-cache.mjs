@@ -31,9 +31,10 @@ const HSTS = "strict-transport-security";
  *   homePageCacheKey: (now: Date) => string | null,
  *   flashCookieNames: string[],
  *   isHttps: (req: import("node:http").IncomingMessage) => boolean,
+ *   matchesEtag: (ifNoneMatch: string | string[] | undefined, etag: string) => boolean,
  * }} options
  */
-export function createHomePageCache({ build, mode, homePageCacheKey, flashCookieNames, isHttps }) {
+export function createHomePageCache({ build, mode, homePageCacheKey, flashCookieNames, isHttps, matchesEtag }) {
   const render = createRequestHandler(build, mode);
   /** @type {Entry | null} Only the current key's entry is kept: the cache never grows. */
   let entry = null;
@@ -189,14 +190,6 @@ export function negotiateEncoding(header) {
   if (br > 0 && br >= gzip) return "br";
   if (gzip > 0) return "gzip";
   return "identity";
-}
-
-/** @param {string | string[] | undefined} header @param {string} etag */
-function matchesEtag(header, etag) {
-  if (typeof header !== "string") return false;
-  if (header.trim() === "*") return true;
-  // If-None-Match uses the weak comparison: W/"x" matches "x".
-  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
 }
 
 /** @param {import("node:http").IncomingMessage} req @param {string} name */

@@ -1,6 +1,6 @@
 import { ExternalLink } from "~/components/external-link";
 import type { Project } from "~/content/site";
-import { statusStyle } from "~/utils/project-status";
+import { statusStyle } from "~/components/project-status";
 
 export function ProjectCard({ project }: { project: Project }) {
   const status = statusStyle(project.status);

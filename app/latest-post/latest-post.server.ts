@@ -3,6 +3,7 @@ import { createServerSupabaseClient } from "~/utils/supabase.server";
 import { env } from "~/utils/env.server";
 import { oneLine, truncate } from "~/utils/log.server";
 import { createSwrCache, type SwrCache } from "~/latest-post/swr-cache.server";
+import { withinTimeBox } from "~/utils/time-box.server";
 
 export interface LatestPost {
   text: string;
@@ -58,22 +59,12 @@ export function createLatestPostSource(options: LatestPostSourceOptions): Latest
     // The time box bounds the page's wait, not the call: a page that stops waiting renders without the card, the
     // call goes on (still one at a time) and its answer is cached for the next view. Only the call's own end counts
     // as a success or a failure.
-    get: () => withinTimeBox(cache.get(), options.timeoutMs),
+    get: () => withinTimeBox(cache.get(), options.timeoutMs, () => null),
     snapshot() {
       const { value, settled } = cache.snapshot();
       return { post: value, settled };
     },
   };
-}
-
-/** The call's answer, or null once `ms` have passed (the call itself is not stopped). */
-function withinTimeBox<T>(call: Promise<T | null>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeUp = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-    timer.unref();
-  });
-  return Promise.race([call, timeUp]).finally(() => clearTimeout(timer));
 }
 
 /**

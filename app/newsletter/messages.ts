@@ -1,5 +1,6 @@
-// The toast texts of the newsletter sign-up (spec §8), character for character. This module has no dependencies so
-// the browser bundle can use the same texts (the offline fallback) without pulling in zod.
+// The toast texts of the newsletter sign-up, character for character as the spec has them. This module imports
+// nothing but a type, so the browser bundle can use the same texts (the offline fallback) without pulling in zod.
+import type { ToastView } from "~/utils/toast-view";
 
 /** The sign-up form's id: Conform's form id in the browser, and the key of its reply flashed by the action. */
 export const NEWSLETTER_FORM_ID = "newsletter";
@@ -15,27 +16,19 @@ export const EMAIL_MAX_LENGTH = 255;
 export const EMAIL_INVALID_MESSAGE = "Please enter a valid email address";
 export const EMAIL_TOO_LONG_MESSAGE = "Email is too long";
 
-export type NewsletterToastType = "success" | "error" | "info";
-
-export interface NewsletterToast {
-  type: NewsletterToastType;
-  message: string;
-  description: string;
-}
-
-export const SUBSCRIBED_TOAST: NewsletterToast = {
+export const SUBSCRIBED_TOAST: Required<ToastView> = {
   type: "success",
   message: "Successfully subscribed!",
   description: "Thanks for joining! You'll get updates on my 365-day challenge.",
 };
 
-export const ALREADY_SUBSCRIBED_TOAST: NewsletterToast = {
+export const ALREADY_SUBSCRIBED_TOAST: Required<ToastView> = {
   type: "info",
   message: "Already subscribed",
   description: "This email is already subscribed to our newsletter.",
 };
 
-export const SOMETHING_WENT_WRONG_TOAST: NewsletterToast = {
+export const SOMETHING_WENT_WRONG_TOAST: Required<ToastView> = {
   type: "error",
   message: "Something went wrong",
   description: "Please try again later.",
@@ -44,6 +37,6 @@ export const SOMETHING_WENT_WRONG_TOAST: NewsletterToast = {
 export const INVALID_EMAIL_TITLE = "Invalid email";
 
 /** The destructive toast for a rejected address: the title is fixed, the description is the first issue's message. */
-export function invalidEmailToast(firstIssueMessage: string): NewsletterToast {
+export function invalidEmailToast(firstIssueMessage: string): Required<ToastView> {
   return { type: "error", message: INVALID_EMAIL_TITLE, description: firstIssueMessage };
 }

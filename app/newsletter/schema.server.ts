@@ -16,5 +16,3 @@ export const subscribeSchema = z.object({
     .email(EMAIL_INVALID_MESSAGE)
     .max(EMAIL_MAX_LENGTH, EMAIL_TOO_LONG_MESSAGE),
 });
-
-export type SubscribeForm = z.infer<typeof subscribeSchema>;

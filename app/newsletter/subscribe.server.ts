@@ -1,8 +1,8 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { AppLoadContext } from "@remix-run/node";
 import type { ToastView } from "~/utils/toast-view";
-import { visitorKey } from "~/utils/client-address.server";
-import { maskEmail } from "~/utils/mask-email.server";
+import { clientAddressOf } from "~/utils/client-address.server";
+import { maskEmail } from "~/newsletter/mask-email.server";
 import {
   ALREADY_SUBSCRIBED_TOAST,
   EMAIL_INVALID_MESSAGE,
@@ -15,7 +15,7 @@ import {
 } from "~/newsletter/messages";
 import { HONEYPOT_FIELD, subscribeSchema } from "~/newsletter/schema.server";
 import { readForm } from "~/utils/read-form.server";
-import { subscribeRateLimiter } from "~/utils/rate-limit.server";
+import { subscribeRateLimiter } from "~/newsletter/rate-limit.server";
 import { subscriberStore, type SubscribeOutcome } from "~/newsletter/subscribers.server";
 import { type FormReply, redirectWithToast } from "~/utils/toast.server";
 
@@ -27,15 +27,6 @@ const OUTCOME_TOASTS: Record<SubscribeOutcome, ToastView> = {
   duplicate: ALREADY_SUBSCRIBED_TOAST,
   failed: SOMETHING_WENT_WRONG_TOAST,
 };
-
-/**
- * The visitor's key for the rate limits and the log, from server/index.mjs's load context ("unknown" if a different server
- * runs the build): one key per visitor however the address is written (see visitorKey).
- */
-export function clientAddressOf(context: AppLoadContext): string {
-  const address = (context as { clientAddress?: unknown }).clientAddress;
-  return typeof address === "string" && address !== "" ? visitorKey(address) : "unknown";
-}
 
 /**
  * The newsletter form's action. Every outcome, even a rejected or oversized post, answers with a redirect to "/"

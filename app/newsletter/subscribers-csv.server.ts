@@ -1,9 +1,4 @@
-/** One row of the owner's export. */
-export interface ExportRow {
-  email: string;
-  createdAt: string;
-  unsubscribeToken: string;
-}
+import type { SubscriberRow } from "~/newsletter/stores/sqlite.server";
 
 export const CSV_HEADER = ["email", "subscribed_at", "unsubscribe_link"] as const;
 
@@ -24,7 +19,7 @@ export function csvField(value: string): string {
 }
 
 /** The whole export, header first, CRLF line ends as RFC 4180 has them. */
-export function subscribersCsv(rows: ExportRow[], siteUrl: string): string {
+export function subscribersCsv(rows: SubscriberRow[], siteUrl: string): string {
   const lines = [CSV_HEADER.join(",")];
   for (const row of rows) {
     lines.push([row.email, row.createdAt, unsubscribeLink(siteUrl, row.unsubscribeToken)].map(csvField).join(","));

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { readForm } from "~/utils/read-form.server";
-import { clientAddressOf } from "~/newsletter/subscribe.server";
-import { unsubscribeRateLimiter } from "~/utils/rate-limit.server";
+import { clientAddressOf } from "~/utils/client-address.server";
+import { unsubscribeRateLimiter } from "~/newsletter/rate-limit.server";
 import { isUnsubscribeToken } from "~/newsletter/stores/types.server";
 import { subscriberStore } from "~/newsletter/subscribers.server";
 

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { StatusPage } from "~/components/status-page";
 import { logField, warnThrottled } from "~/utils/log.server";
 import type { loader as rootLoader } from "~/root";
 
@@ -15,34 +16,13 @@ export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({
   return [{ title: site ? `Page not found · ${site}` : "Page not found" }, { name: "robots", content: "noindex" }];
 };
 
-function NotFound() {
-  return (
-    <main className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
-      <h1 className="text-7xl font-extrabold text-indigo-800">404</h1>
-      <p className="mt-4 text-xl text-slate-700">Oops! Page not found</p>
-      <Link
-        to="/"
-        className="mt-8 inline-flex min-h-11 items-center rounded-full bg-indigo-700 px-6 py-3 font-semibold text-white shadow hover:bg-indigo-800"
-      >
-        Return to Home
-      </Link>
-    </main>
-  );
-}
+const NotFound = () => <StatusPage heading="404" text="Oops! Page not found" notFound />;
 
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status !== 404) {
     // A post to a path that takes none (405): a short answer, not the app's error page and its log.
-    return (
-      <main className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
-        <h1 className="text-4xl font-extrabold text-slate-900">{error.status}</h1>
-        <p className="mt-4 text-slate-700">{error.statusText}</p>
-        <Link to="/" className="mt-8 font-semibold text-indigo-800 underline">
-          Return to Home
-        </Link>
-      </main>
-    );
+    return <StatusPage heading={error.status} text={error.statusText} />;
   }
   if (isRouteErrorResponse(error)) return <NotFound />;
   throw error;

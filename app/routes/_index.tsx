@@ -31,7 +31,16 @@ export async function loader(_args: LoaderFunctionArgs) {
   return { days, projects, latestPost, content: siteContent, structuredData };
 }
 
-/** The newsletter form posts here: validate, store, then redirect back to "/" with a toast (app/newsletter/subscribe.server). */
+/**
+ * The newsletter form posts here: validate, store, then redirect back to "/" with a toast (app/newsletter/subscribe.server).
+ *
+ * Why the sign-up is a navigating `<Form>` rather than the `useFetcher` a sign-up usually gets: every answer, error or
+ * success, is this redirect with the toast and Conform's reply in flash cookies, read once by the root loader. The
+ * toast lives in the root layout and must be in the server's HTML for a visitor without JavaScript, who must never
+ * land on a POST result either; a fetcher's answer would stay with the fetcher, out of the root's reach, and the page
+ * with JavaScript would take another path than the page without. The `clientAction` below and the two
+ * `shouldRevalidate`s (here and in root.tsx) follow from it. The reasons in full: docs/decisions/008-one-flash-path.md.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   return subscribeAction(request, context);
 }

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { SOCIAL_CARD } from "~/sharing/social-card-text.server";
 import { isHttps, resourceHeaders } from "~/utils/security-headers.server";
 import { socialCardFor } from "~/sharing/social-card.server";
+import { matchesEtag } from "~/utils/http-fields.server";
 
 // The social card (og:image, see root's meta): today's picture, whatever the query (the date in og:image's query only
 // gives each day its own URL in the networks' caches).
@@ -23,10 +24,4 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return new Response(null, { status: 304, headers });
   }
   return new Response(card.png, { headers: { ...headers, "Content-Length": String(card.png.length) } });
-}
-
-function matchesEtag(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === "*") return true;
-  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
 }

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { StatusPage } from "~/components/status-page";
 import type { loader as rootLoader } from "~/root";
 import { tokenOf, unsubscribeAction } from "~/newsletter/unsubscribe.server";
 
@@ -44,11 +45,11 @@ export default function Unsubscribe() {
   const canPost = token !== null && answer?.result !== "unsubscribed";
 
   return (
-    <main className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
-      <h1 className="text-4xl font-extrabold text-slate-900">{message?.title ?? "Unsubscribe"}</h1>
-      <p role={answer ? "status" : undefined} className="mt-4 max-w-md text-lg text-slate-700">
-        {message?.text ?? "Stop getting updates on my 365-day challenge? One click and you are off the list."}
-      </p>
+    <StatusPage
+      heading={message?.title ?? "Unsubscribe"}
+      text={message?.text ?? "Stop getting updates on my 365-day challenge? One click and you are off the list."}
+      textRole={answer ? "status" : undefined}
+    >
       {canPost ? (
         <Form method="post" action={`/unsubscribe?token=${token}`} className="mt-8">
           <input type="hidden" name="token" value={token} />
@@ -61,9 +62,6 @@ export default function Unsubscribe() {
           </button>
         </Form>
       ) : null}
-      <Link to="/" className="mt-8 font-semibold text-indigo-800 underline underline-offset-4">
-        Return to Home
-      </Link>
-    </main>
+    </StatusPage>
   );
 }

@@ -1,4 +1,14 @@
 import { isIPv4, isIPv6 } from "node:net";
+import type { AppLoadContext } from "@remix-run/node";
+
+/**
+ * The visitor's key for the rate limits and the log, from server/index.mjs's load context ("unknown" if a different
+ * server runs the build): one key per visitor however the address is written (see visitorKey).
+ */
+export function clientAddressOf(context: AppLoadContext): string {
+  const address: unknown = context.clientAddress;
+  return typeof address === "string" && address !== "" ? visitorKey(address) : "unknown";
+}
 
 /**
  * One key per visitor, however their address is written: a port and brackets stripped (`198.51.100.7:5555`,

@@ -95,8 +95,11 @@ test.describe("budgets for /", () => {
     { width: 390, height: 844 },
     { width: 1280, height: 900 },
   ]) {
-    test(`no layout shift while / loads (${viewport.width}×${viewport.height})`, async ({ page }) => {
-      test.skip(!jsEnabled(test.info().project.name), "measured in the page with a PerformanceObserver (JS on)");
+    test(`no layout shift while / loads (${viewport.width}×${viewport.height})`, async ({
+      page,
+      javaScriptEnabled,
+    }) => {
+      test.skip(!javaScriptEnabled, "measured in the page with a PerformanceObserver (JS on)");
       await page.setViewportSize(viewport);
       // Installed before any page script, so shifts from the very first paint are recorded.
       await page.addInitScript(() => {

@@ -28,6 +28,11 @@ export const test = base.extend<{ consoleErrors: string[] }>({
 
 export { expect };
 
+/**
+ * Whether a project runs with JavaScript: for branching inside a test. To skip a test or a group in one project, use
+ * Playwright's own option instead, `test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, why)` for a group and
+ * the `javaScriptEnabled` fixture inside a test, so there is one way.
+ */
 export const jsEnabled = (projectName: string) => projectName === "js-on";
 
 /** Opens a page like a visitor; with JavaScript on, also waits until React has hydrated it. */

@@ -2,7 +2,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { Page } from "@playwright/test";
 import { SQLITE_FILE_NAME } from "~/newsletter/stores/sqlite.server";
-import { expect, jsEnabled, test, visit } from "./fixtures";
+import { expect, test, visit } from "./fixtures";
 
 let sequence = 0;
 
@@ -57,8 +57,9 @@ test.describe("unsubscribe page", () => {
   test("shows 'Unsubscribing...' on its disabled button while the server works", async ({
     page,
     baseURL,
+    javaScriptEnabled,
   }, testInfo) => {
-    test.skip(!jsEnabled(testInfo.project.name), "a busy state needs JavaScript");
+    test.skip(!javaScriptEnabled, "a busy state needs JavaScript");
     const { token } = await subscribedToken(baseURL!, testInfo.project.name);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

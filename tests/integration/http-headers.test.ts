@@ -6,7 +6,7 @@ import { ROOT, type ServerProcess, startServer } from "../support/production-ser
 
 const HSTS = "max-age=63072000";
 
-let proxied: ServerProcess; // TRUST_PROXY=true: behind a TLS-terminating proxy, as in the README's deployment
+let proxied: ServerProcess; // TRUST_PROXY=true: behind a TLS-terminating proxy, as in docs/deployment.md
 let direct: ServerProcess; // TRUST_PROXY=false, ALLOW_INDEXING=false: a staging copy reached directly
 
 beforeAll(async () => {
@@ -93,7 +93,7 @@ describe("the home page", () => {
   });
 
   it("gives each rendered response its own nonce, the one its script tags carry", async () => {
-    // A query string bypasses the home page cache, whose copy keeps one nonce for its life (page-cache.test.ts).
+    // A query string bypasses the home page cache, whose copy every anonymous visitor shares (page-cache-http.test.ts).
     const [first, second] = await Promise.all([get(proxied, "/?a=1"), get(proxied, "/?a=2")]);
     const nonces = [nonceOf(first), nonceOf(second)];
     expect(nonces[0]).toBeTruthy();

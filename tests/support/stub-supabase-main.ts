@@ -1,5 +1,5 @@
 /**
- * Runs the Supabase stub as its own process, for Playwright's webServer:
+ * Runs the Supabase stub as its own process (the bench uses it so; the browser tests start it in their global setup):
  *
  *   STUB_PORT=54321 node tests/support/stub-supabase-main.ts
  *

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { statusStyle } from "~/utils/project-status";
+import { statusStyle } from "~/components/project-status";
 
 describe("statusStyle", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRateLimiter } from "~/utils/rate-limit.server";
+import { createRateLimiter } from "~/newsletter/rate-limit.server";
 
 function clock(start = 1_000_000) {
   let now = start;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkTarget, crossSiteVerdict, isValidHost, MAX_PATH_SEGMENTS } from "~/utils/request-guard.server";
+import { checkTarget, crossSiteVerdict, isValidHost, MAX_PATH_SEGMENTS } from "~/server-build/request-guard.server";
 
 describe("checkTarget", () => {
   it.each(["/", "/?index", "/unsubscribe?token=3f1e2d4c-5b6a-4789-8abc-def012345678", "/build/root-ABC.js", "/%C3%A9"])(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maskEmail } from "~/utils/mask-email.server";
+import { maskEmail } from "~/newsletter/mask-email.server";
 import { SQLITE_CONSTRAINT_UNIQUE, sqliteOutcome } from "~/newsletter/stores/sqlite.server";
 import { supabaseOutcome } from "~/newsletter/stores/supabase.server";
 

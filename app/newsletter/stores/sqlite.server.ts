@@ -4,7 +4,7 @@ import path from "node:path";
 // A static import of the built-in keeps the module external in the server build (checked by the HTTP tests, which
 // run build/index.js); node:sqlite needs no dependency and no native build.
 import { DatabaseSync } from "node:sqlite";
-import { maskEmail } from "~/utils/mask-email.server";
+import { maskEmail } from "~/newsletter/mask-email.server";
 import {
   describeCause,
   isUnsubscribeToken,
@@ -74,10 +74,6 @@ export function sqliteOutcome(error: unknown): Exclude<SubscribeOutcome, "subscr
   return errcode === SQLITE_CONSTRAINT_UNIQUE ? "duplicate" : "failed";
 }
 
-/**
- * Opens (creating when needed) the embedded store in `dataDir`. Throws when the folder or file cannot be created or
- * written, so a bad DATA_DIR stops start-up instead of failing every sign-up later.
- */
 /** Below this much free space on DATA_DIR's disk the store counts as unable to write: a sign-up needs a few pages. */
 export const MIN_FREE_BYTES = 256 * 1024;
 
@@ -87,6 +83,10 @@ const identity = (file: string) => {
   return stat ? `${stat.dev}:${stat.ino}` : null;
 };
 
+/**
+ * Opens (creating when needed) the embedded store in `dataDir`. Throws when the folder or file cannot be created or
+ * written, so a bad DATA_DIR stops start-up instead of failing every sign-up later.
+ */
 export function openSqliteStore(dataDir: string): SqliteStore {
   const directory = path.resolve(dataDir);
   mkdirSync(directory, { recursive: true });

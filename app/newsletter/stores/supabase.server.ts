@@ -1,5 +1,6 @@
 import { createServerSupabaseClient } from "~/utils/supabase.server";
-import { maskEmail } from "~/utils/mask-email.server";
+import { maskEmail } from "~/newsletter/mask-email.server";
+import { withinTimeBox } from "~/utils/time-box.server";
 import {
   describeCause,
   isUnsubscribeToken,
@@ -46,15 +47,13 @@ export function createSupabaseStore({ url, anonKey, timeoutMs = SUPABASE_TIMEOUT
   const store: SubscriberStore & { kind: "supabase" } = {
     kind: "supabase",
     async subscribe(email) {
-      let timer: NodeJS.Timeout | undefined;
       try {
         // No .select(): returning the row needs a select policy, and visitors must never be able to read the list.
         const request = client.from(SUBSCRIBERS_TABLE).insert({ email }).abortSignal(AbortSignal.timeout(timeoutMs));
-        // The abort signal cancels the HTTP call; the race makes sure we answer even if something ignores it.
-        const timeBox = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new TimeBoxError(`no answer within ${timeoutMs} ms`)), timeoutMs + 250);
+        // The abort signal cancels the HTTP call; the time box makes sure we answer even if something ignores it.
+        const result = await withinTimeBox(request, timeoutMs + 250, () => {
+          throw new TimeBoxError(`no answer within ${timeoutMs} ms`);
         });
-        const result = await Promise.race([request, timeBox]);
         const outcome = supabaseOutcome(result);
         if (outcome === "failed") {
           const code = result.error?.code ? ` ${String(result.error.code)}` : "";
@@ -67,8 +66,6 @@ export function createSupabaseStore({ url, anonKey, timeoutMs = SUPABASE_TIMEOUT
       } catch (error) {
         console.error(`Newsletter: Supabase insert for ${maskEmail(email)} failed: ${describeCause(error)}`);
         return "failed";
-      } finally {
-        clearTimeout(timer);
       }
     },
     async unsubscribe(token) {

@@ -1,5 +1,5 @@
 import { oneLine } from "~/utils/log.server";
-/** What became of one sign-up; each outcome has its own toast (spec §8). */
+/** What became of one sign-up; each outcome has its own toast (app/newsletter/messages.ts). */
 export type SubscribeOutcome = "subscribed" | "duplicate" | "failed";
 
 /**

@@ -4,7 +4,7 @@
 import { owner } from "~/content/site";
 import { closeSubscriberStore } from "~/newsletter/subscribers.server";
 import { env } from "~/utils/env.server";
-import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/utils/request-guard.server";
+import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/server-build/request-guard.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
 import { FLASH_COOKIE_NAMES } from "~/utils/toast.server";
 
@@ -24,6 +24,9 @@ export const flashCookieNames: string[] = FLASH_COOKIE_NAMES;
 
 /** Headers for the static files the server serves itself; `https` as Express sees it (TRUST_PROXY-aware). */
 export const staticHeaders: (https: boolean) => Record<string, string> = resourceHeaders;
+
+/** How the server reads `X-Forwarded-Proto` and `If-None-Match`: as the app does. */
+export { firstValue, matchesEtag } from "~/utils/http-fields.server";
 
 /** Answers malformed, oversized and cross-site requests before anything else runs (server/index.mjs, first). */
 export const requestGuard = (options: Pick<RequestGuardOptions, "isHttps">): RequestGuard =>

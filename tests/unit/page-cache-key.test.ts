@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { homePageCacheKey } from "../../server/home-page-key.server";
+import { homePageCacheKey } from "~/server-build/home-page-key.server";
 // The server's own module (plain JS next to server/index.mjs).
 import { negotiateEncoding } from "../../server/page-cache.mjs";
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { firstValue } from "~/utils/http-fields.server";
 import { logField, warnThrottled } from "~/utils/log.server";
 import { MAX_DISCARD_BYTES, MAX_DRAIN_BYTES } from "~/utils/read-form.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
@@ -54,12 +55,6 @@ export function isValidHost(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The first of a header's comma-separated values (proxies append theirs), trimmed. */
-function firstValue(header: string | string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  return value?.split(",")[0]?.trim();
 }
 
 export interface CrossSiteInput {

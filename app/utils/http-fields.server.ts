@@ -1,0 +1,15 @@
+// Reading HTTP header fields the same way wherever they are read: in routes (Fetch API headers) and in what the
+// server runs before Remix (node:http headers, through the build: app/server-build/build-entry.server.ts).
+
+/** The first of a header's comma-separated values (proxies append theirs), trimmed. */
+export function firstValue(header: string | string[] | null | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value?.split(",")[0]?.trim();
+}
+
+/** Whether `If-None-Match` names `etag`, by the weak comparison it uses (W/"x" matches "x"), or is `*`. */
+export function matchesEtag(header: string | string[] | null | undefined, etag: string): boolean {
+  if (typeof header !== "string") return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
+}
