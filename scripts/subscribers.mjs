@@ -44,8 +44,7 @@ const hooks = await import(pathToFileURL(buildPath).href).then(
   (error) => fail(error instanceof Error && error.name === "EnvError" ? error.message : String(error)),
 );
 const { subscriberAdmin } = hooks;
-const store = subscriberAdmin.store;
-if (!store) {
+if (subscriberAdmin.usesSupabase) {
   fail(
     [
       "The list lives in Supabase (SUPABASE_URL is set), not in this server's embedded store.",
@@ -58,6 +57,8 @@ if (!store) {
 }
 
 try {
+  // Opened here, not when the build loads: a file that cannot be opened is named with its own problem.
+  const store = /** @type {import("../app/newsletter/stores/sqlite.server").SqliteStore} */ (subscriberAdmin.store());
   switch (command) {
     case "count":
       process.stdout.write(`${store.count()}\n`);
@@ -79,8 +80,8 @@ try {
     case "backup": {
       const target = args[0];
       if (!target) fail("Usage: npm run subscribers -- backup <file>", 2);
-      store.backup(target);
-      process.stderr.write(`Copied ${store.count()} subscribers to ${path.resolve(target)}.\n`);
+      const copied = store.backup(target);
+      process.stderr.write(`Copied ${copied} subscribers to ${path.resolve(target)}.\n`);
       break;
     }
     default:
