@@ -2,7 +2,7 @@
 // and, beside it, what our own server (server/index.mjs) and the owner's tools (scripts/subscribers.mjs) take from the
 // app. One build, so one copy of each module: the tools use the very store the server uses.
 import { owner } from "~/content/site";
-import { closeSubscriberStore, openSubscriberStore } from "~/newsletter/subscribers.server";
+import { closeSubscriberStore, openSubscriberStore, startStoreBackups } from "~/newsletter/subscribers.server";
 import { env } from "~/utils/env.server";
 import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/utils/request-guard.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
@@ -15,10 +15,11 @@ export { env };
 
 /**
  * What only the server starts (the owner's tools do not): the subscriber store, opened now so that a bad DATA_DIR or a
- * damaged file stops start-up instead of failing sign-ups.
+ * damaged file stops start-up instead of failing sign-ups, and its automatic backups.
  */
 export const onStart = () => {
   openSubscriberStore();
+  startStoreBackups();
 };
 
 /** Closes what the app holds open (the embedded database) when the server or a tool stops. */

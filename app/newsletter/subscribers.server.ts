@@ -1,4 +1,6 @@
-import { env, EnvError } from "~/utils/env.server";
+import { challenge } from "~/content/site";
+import { type BackupSettings, startAutomaticBackups } from "~/newsletter/backups.server";
+import { backupDirectory, env, EnvError } from "~/utils/env.server";
 import { describeCause, type SubscriberStore } from "~/newsletter/stores/types.server";
 import { openSqliteStore, type SqliteStore, StoreFileError } from "~/newsletter/stores/sqlite.server";
 import { createSupabaseStore } from "~/newsletter/stores/supabase.server";
@@ -51,7 +53,24 @@ export const embeddedStore = (): SqliteStore | null => (usesSupabase ? null : (o
 export const subscriberStoreHealthy = (): boolean =>
   usesSupabase || ((opened as SqliteStore | undefined)?.healthy() ?? false);
 
-/** Closes the embedded database when the server (or the owner's tool) stops. */
+/** Where and how many automatic backups of the embedded store are kept, dated by the site's own time zone. */
+export const backupSettings = (): BackupSettings => ({
+  dir: backupDirectory(),
+  keep: env.BACKUP_KEEP,
+  timeZone: challenge.timeZone,
+});
+
+let stopBackups: (() => void) | undefined;
+
+/** The server's automatic backups of the embedded store; none with Supabase (it keeps its own). */
+export function startStoreBackups() {
+  const store = embeddedStore();
+  if (store) stopBackups ??= startAutomaticBackups(store, backupSettings());
+}
+
+/** Stops the backups and closes the embedded database when the server (or the owner's tool) stops. */
 export function closeSubscriberStore() {
+  stopBackups?.();
+  stopBackups = undefined;
   if (opened?.kind === "sqlite") (opened as SqliteStore).close();
 }

@@ -15,7 +15,7 @@ import {
 export const SQLITE_FILE_NAME = "newsletter.sqlite";
 /** SQLITE_CONSTRAINT_UNIQUE: the extended result code of a unique index violation, our "duplicate". */
 export const SQLITE_CONSTRAINT_UNIQUE = 2067;
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
   create table if not exists newsletter_subscribers (
@@ -26,6 +26,11 @@ const SCHEMA = `
   );
   create unique index if not exists newsletter_subscribers_email_lower_key
     on newsletter_subscribers (lower(email));
+  -- Who left by their own link, by token only (never the address): a restore must not bring them back unasked.
+  create table if not exists newsletter_unsubscribed (
+    unsubscribe_token text primary key,
+    at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+  ) without rowid;
 `;
 
 /** Version 2 gave every subscriber an unsubscribe token; a file from version 1 gets the column and the tokens. */
@@ -52,6 +57,15 @@ export interface SubscriberRow {
   unsubscribeToken: string;
 }
 
+/** What a restore into the live list did. */
+export interface AddBackReport {
+  /** The addresses put back, in the backup's order. */
+  added: string[];
+  alreadyThere: number;
+  /** Left out: these readers unsubscribed by their link after the backup was made. */
+  unsubscribedSince: number;
+}
+
 export interface SqliteStore extends SubscriberStore {
   readonly kind: "sqlite";
   readonly file: string;
@@ -64,6 +78,11 @@ export interface SqliteStore extends SubscriberStore {
   list(): SubscriberRow[];
   /** Removes an address in any letter case; whether it was there. */
   remove(email: string): boolean;
+  /**
+   * Puts rows of a backup back in one transaction: those not on the list, except readers who unsubscribed by their
+   * link since (the list remembers their token). Rows whose address is on the list are left as they are.
+   */
+  addBack(rows: { email: string; createdAt: string; unsubscribeToken: string | null }[]): AddBackReport;
   /**
    * A consistent copy of the whole file at `target` (which must not exist), safe while the server writes; answers how
    * many subscribers the copy holds.
@@ -116,6 +135,7 @@ function connect(file: string) {
     db,
     insert: db.prepare("insert into newsletter_subscribers (email, unsubscribe_token) values (?, ?)"),
     removeByToken: db.prepare("delete from newsletter_subscribers where unsubscribe_token = ? returning email"),
+    noteUnsubscribe: db.prepare("insert or ignore into newsletter_unsubscribed (unsubscribe_token) values (?)"),
     removeByEmail: db.prepare("delete from newsletter_subscribers where lower(email) = lower(?)"),
     ping: db.prepare("select 1 as ok"),
     // A write that changes nothing but still goes through the journal to the disk, like a sign-up's commit.
@@ -246,7 +266,11 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     async unsubscribe(token) {
       if (!isUnsubscribeToken(token)) return "done";
       try {
-        const removed = conn.removeByToken.get(token) as { email: string } | undefined;
+        const removed = transaction(conn.db, () => {
+          const row = conn.removeByToken.get(token) as { email: string } | undefined;
+          if (row) conn.noteUnsubscribe.run(token);
+          return row;
+        });
         if (removed) console.info(`Newsletter: ${maskEmail(removed.email)} unsubscribed.`);
         return "done";
       } catch (error) {
@@ -268,6 +292,29 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     },
     remove(email) {
       return Number(conn.removeByEmail.run(email).changes) > 0;
+    },
+    addBack(rows) {
+      const present = conn.db.prepare("select 1 from newsletter_subscribers where lower(email) = lower(?)");
+      const left = conn.db.prepare("select 1 from newsletter_unsubscribed where unsubscribe_token = ?");
+      const tokenTaken = conn.db.prepare("select 1 from newsletter_subscribers where unsubscribe_token = ?");
+      const insert = conn.db.prepare(
+        "insert into newsletter_subscribers (email, created_at, unsubscribe_token) values (?, ?, ?)",
+      );
+      return transaction(conn.db, () => {
+        const report: AddBackReport = { added: [], alreadyThere: 0, unsubscribedSince: 0 };
+        for (const row of rows) {
+          if (present.get(row.email)) report.alreadyThere += 1;
+          else if (row.unsubscribeToken && left.get(row.unsubscribeToken)) report.unsubscribedSince += 1;
+          else {
+            // The reader's old link keeps working, unless the token is somehow someone else's now.
+            const token =
+              row.unsubscribeToken && !tokenTaken.get(row.unsubscribeToken) ? row.unsubscribeToken : randomUUID();
+            insert.run(row.email, row.createdAt, token);
+            report.added.push(row.email);
+          }
+        }
+        return report;
+      });
     },
     backup(target) {
       const destination = path.resolve(target);
@@ -312,5 +359,18 @@ export function openSqliteStore(dataDir: string): SqliteStore {
   };
 }
 
-const countRows = (db: DatabaseSync) =>
+/** Runs `work` in one write transaction: all of it is stored, or none. */
+function transaction<T>(db: DatabaseSync, work: () => T): T {
+  db.exec("begin immediate");
+  try {
+    const result = work();
+    db.exec("commit");
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec("rollback");
+    throw error;
+  }
+}
+
+export const countRows = (db: DatabaseSync) =>
   (db.prepare("select count(*) as n from newsletter_subscribers").get() as { n: number }).n;
