@@ -35,8 +35,9 @@ COPY --from=build /app/scripts/healthcheck.mjs /app/scripts/subscribers.mjs ./sc
 # The server bundle alone: the build's metafiles (esbuild's reports) stay behind.
 COPY --from=build /app/build/index.js ./build/
 COPY --from=build /app/public ./public
-# The volume's mount point must exist and belong to `node` before VOLUME, or Docker creates it owned by root.
-RUN mkdir -p /data && chown node:node /data
+# The volume's mount point must exist and belong to `node` before VOLUME, or Docker creates it owned by root; the
+# same for the automatic backups' folder, where compose.yaml mounts a volume of its own (a new volume takes its owner).
+RUN mkdir -p /data/backups && chown -R node:node /data
 USER node
 EXPOSE 3000
 VOLUME ["/data"]

@@ -14,7 +14,11 @@ const USAGE = `Usage: npm run subscribers -- <command>
   list                every address with the date it subscribed, oldest first
   export --csv        address, date and unsubscribe link, as CSV on stdout
   remove <address>    takes an address off the list (any letter case)
-  backup <file>       a consistent copy of the list's database, safe while the server runs`;
+  backup <file>       a consistent copy of the list's database, safe while the server runs
+  backups             the backups in BACKUP_DIR (default DATA_DIR/backups), newest first, each checked
+  restore <file>      brings a backup back: replaces a missing or damaged database (stop the server first), or
+                      else puts back the addresses the list lacks (not readers who unsubscribed since); keeps a
+                      copy of what it replaces`;
 
 /**
  * @param {string} message
@@ -44,8 +48,7 @@ const hooks = await import(pathToFileURL(buildPath).href).then(
   (error) => fail(error instanceof Error && error.name === "EnvError" ? error.message : String(error)),
 );
 const { subscriberAdmin } = hooks;
-const store = subscriberAdmin.store;
-if (!store) {
+if (subscriberAdmin.usesSupabase) {
   fail(
     [
       "The list lives in Supabase (SUPABASE_URL is set), not in this server's embedded store.",
@@ -57,13 +60,20 @@ if (!store) {
   );
 }
 
+/** The live list, opened here rather than when the build loads: a file that cannot be opened says why itself. */
+const open = () =>
+  /** @type {import("../app/newsletter/stores/sqlite.server").SqliteStore} */ (subscriberAdmin.store());
+
+/** @param {number} n @param {string} one @param {string} [many] */
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 try {
   switch (command) {
     case "count":
-      process.stdout.write(`${store.count()}\n`);
+      process.stdout.write(`${open().count()}\n`);
       break;
     case "list":
-      for (const row of store.list()) process.stdout.write(`${row.email}\t${row.createdAt}\n`);
+      for (const row of open().list()) process.stdout.write(`${row.email}\t${row.createdAt}\n`);
       break;
     case "export":
       if (args[0] !== "--csv") fail("Usage: npm run subscribers -- export --csv > subscribers.csv", 2);
@@ -72,15 +82,55 @@ try {
     case "remove": {
       const address = args[0]?.trim();
       if (!address) fail("Usage: npm run subscribers -- remove <address>", 2);
-      if (store.remove(address)) process.stderr.write(`Removed ${address} from the list.\n`);
+      if (open().remove(address)) process.stderr.write(`Removed ${address} from the list.\n`);
       else fail(`${address} is not on the list.`);
       break;
     }
     case "backup": {
       const target = args[0];
       if (!target) fail("Usage: npm run subscribers -- backup <file>", 2);
-      store.backup(target);
-      process.stderr.write(`Copied ${store.count()} subscribers to ${path.resolve(target)}.\n`);
+      const copied = open().backup(target);
+      process.stderr.write(`Copied ${plural(copied, "subscriber")} to ${path.resolve(target)}.\n`);
+      break;
+    }
+    case "backups": {
+      const listing = subscriberAdmin.backups();
+      if (listing.length === 0) process.stderr.write(`No backups in ${subscriberAdmin.backupDir()} yet.\n`);
+      for (const { file, bytes, modified, subscribers } of listing) {
+        const holds = typeof subscribers === "number" ? plural(subscribers, "subscriber") : subscribers.problem;
+        const size = `${Math.max(1, Math.round(bytes / 1024))} KiB`;
+        process.stdout.write(`${file}\t${modified.toISOString()}\t${size}\t${holds}\n`);
+      }
+      break;
+    }
+    case "restore": {
+      const source = args[0];
+      if (!source)
+        fail("Usage: npm run subscribers -- restore <backup file>  (see: npm run subscribers -- backups)", 2);
+      const report = subscriberAdmin.restore(source);
+      const from = path.resolve(source);
+      if (report.kind === "replaced") {
+        const kept = report.keptAs ? ` It was kept as ${report.keptAs}.` : "";
+        process.stderr.write(
+          `The list's database could not be used (${report.reason}).${kept}\n` +
+            `Restored ${plural(report.subscribers, "subscriber")} from ${from}.\n` +
+            "Start the server now (restart it if it is running: it still holds the old file).\n",
+        );
+      } else {
+        const lines = [
+          `Kept a copy of the list as it was (${plural(report.before, "subscriber")}): ${report.keptAs}`,
+          `Put back ${plural(report.added.length, "address", "addresses")} from ${from}` +
+            (report.added.length ? `: ${report.added.join(", ")}` : "."),
+          `${plural(report.alreadyThere, "address", "addresses")} of the backup ${report.alreadyThere === 1 ? "was" : "were"} on the list already.`,
+        ];
+        if (report.unsubscribedSince) {
+          lines.push(
+            `Left out ${plural(report.unsubscribedSince, "reader")} who unsubscribed by their link after the backup was made.`,
+          );
+        }
+        lines.push(`The list now holds ${plural(report.after, "subscriber")}.`);
+        process.stderr.write(`${lines.join("\n")}\n`);
+      }
       break;
     }
     default:

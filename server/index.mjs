@@ -37,7 +37,8 @@ async function loadBuild(version) {
 
 /** @param {unknown} error */
 function reportLoadError(error) {
-  if (error instanceof Error && error.name === "EnvError") {
+  // A bad setting or a damaged store file: the message says it all, a stack would only bury it.
+  if (error instanceof Error && (error.name === "EnvError" || error.name === "StoreFileError")) {
     console.error(error.message);
   } else {
     console.error(error);
@@ -52,6 +53,7 @@ function reportLoadError(error) {
 let build;
 try {
   build = await loadBuild();
+  build.onStart();
 } catch (error) {
   reportLoadError(error);
   process.exit(1);
@@ -171,7 +173,9 @@ function watchBuild() {
     pending = setTimeout(async () => {
       const previous = build;
       try {
-        build = await loadBuild(Date.now());
+        const next = await loadBuild(Date.now());
+        next.onStart();
+        build = next;
       } catch (error) {
         // The page keeps the last build that loaded; the next edit tries again.
         reportLoadError(error);

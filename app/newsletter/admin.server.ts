@@ -1,17 +1,29 @@
 import { owner } from "~/content/site";
 import { subscribersCsv } from "~/newsletter/subscribers-csv.server";
-import { sqliteStore } from "~/newsletter/subscribers.server";
+import { listBackups, restoreBackup } from "~/newsletter/backups.server";
+import { backupSettings, embeddedStore, usesSupabase } from "~/newsletter/subscribers.server";
+import { env } from "~/utils/env.server";
 
 /**
  * The owner's tools over the embedded store (`npm run subscribers`, scripts/subscribers.mjs), exported by the server
- * build so they run wherever the server runs, the Docker image included. Null store: the list lives in Supabase.
+ * build so they run wherever the server runs, the Docker image included.
  */
 export const subscriberAdmin = {
-  store: sqliteStore,
+  /** The list lives in Supabase: these tools do not reach it. */
+  usesSupabase,
+  /** The live store, opened on first use (throws with the reason when the file cannot be used). */
+  store: embeddedStore,
   exportCsv(): string {
-    if (!sqliteStore) throw new Error("The list lives in Supabase.");
-    return subscribersCsv(sqliteStore.list(), owner.siteUrl);
+    const store = embeddedStore();
+    if (!store) throw new Error("The list lives in Supabase.");
+    return subscribersCsv(store.list(), owner.siteUrl);
   },
+  /** The backup folder (BACKUP_DIR, or DATA_DIR/backups). */
+  backupDir: () => backupSettings().dir,
+  /** What the backup folder holds, each file checked. */
+  backups: () => listBackups(backupSettings().dir),
+  /** Restores a backup without opening the live store first: it may be missing or damaged. */
+  restore: (file: string) => restoreBackup(file, env.DATA_DIR, backupSettings().dir),
 };
 
 export type SubscriberAdmin = typeof subscriberAdmin;

@@ -10,13 +10,23 @@ export function unsubscribeLink(siteUrl: string, token: string): string {
 }
 
 /**
- * One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. A value that a spreadsheet would
- * run as a formula (starting with = + - @) gets a leading apostrophe: an address is text, never a formula.
+ * What makes a spreadsheet read a cell as a formula (= + - @, tab, carriage return), and the apostrophe that marks
+ * text: a value starting with any of them gets one more apostrophe in front.
+ */
+const NEEDS_MARK = /^[=+\-@\t\r']/;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. A value a spreadsheet would run as
+ * a formula gets a leading apostrophe (an address is text, never a formula), and so does one that already starts with
+ * an apostrophe, so that two addresses never become one field: dropping one leading apostrophe gives the value back.
  */
 export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = NEEDS_MARK.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
+
+/** The value a field of the export stands for, once a CSV reader has unquoted it: the inverse of csvField. */
+export const csvValue = (field: string): string => (field.startsWith("'") ? field.slice(1) : field);
 
 /** The whole export, header first, CRLF line ends as RFC 4180 has them. */
 export function subscribersCsv(rows: SubscriberRow[], siteUrl: string): string {

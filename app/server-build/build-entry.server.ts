@@ -2,7 +2,7 @@
 // and, beside it, what our own server (server/index.mjs) and the owner's tools (scripts/subscribers.mjs) take from the
 // app. One build, so one copy of each module: the tools use the very store the server uses.
 import { owner } from "~/content/site";
-import { closeSubscriberStore } from "~/newsletter/subscribers.server";
+import { closeSubscriberStore, openSubscriberStore, startStoreBackups } from "~/newsletter/subscribers.server";
 import { env } from "~/utils/env.server";
 import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/server-build/request-guard.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
@@ -12,6 +12,15 @@ export * from "@remix-run/dev/server-build";
 
 // Importing env here parses it when the server loads the build: a bad value stops start-up, not a request.
 export { env };
+
+/**
+ * What only the server starts (the owner's tools do not): the subscriber store, opened now so that a bad DATA_DIR or a
+ * damaged file stops start-up instead of failing sign-ups, and its automatic backups.
+ */
+export const onStart = () => {
+  openSubscriberStore();
+  startStoreBackups();
+};
 
 /** Closes what the app holds open (the embedded database) when the server or a tool stops. */
 export const onShutdown = async () => closeSubscriberStore();

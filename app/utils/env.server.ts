@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import { z } from "zod";
 
 // An empty value (e.g. `docker run -e SUPABASE_URL=`) means "not set", not "set to nothing".
@@ -46,6 +47,9 @@ const envSchema = z
     ),
     SUPABASE_ANON_KEY: optional(z.string().optional()),
     DATA_DIR: optional(z.string().default("./data")),
+    // Unset: DATA_DIR/backups, resolved once DATA_DIR is known (see backupDirectory).
+    BACKUP_DIR: optional(z.string().optional()),
+    BACKUP_KEEP: integer(1, 1_000, 7),
     TRUST_PROXY: flag(false),
     SUBSCRIBE_RATE_LIMIT_PER_MINUTE: integer(0, 100_000, 5),
     LATEST_POST_TIMEOUT_MS: integer(1, 60_000, 1500),
@@ -106,3 +110,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 }
 
 export const env: Env = parseEnv(process.env);
+
+/** Where the embedded store's automatic backups go: BACKUP_DIR, or a folder `backups` in DATA_DIR. */
+export const backupDirectory = (settings: Pick<Env, "BACKUP_DIR" | "DATA_DIR"> = env): string =>
+  path.resolve(settings.BACKUP_DIR ?? path.join(settings.DATA_DIR, "backups"));

@@ -1,7 +1,7 @@
 // Hostile input against the production server on loopback: every request gets a bounded answer, a 4xx for what is
 // malformed, never a 5xx nor a stall; what is acknowledged is stored. Every loop here is bounded in count and time.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -278,6 +278,34 @@ describe("sign-ups under load and faults: every acknowledged row is stored", () 
       }
     },
   );
+
+  it("keeps every acknowledged row when the -wal file is deleted under it, through a SIGKILL", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await harness.start({ DATA_DIR: dataDir });
+    const emails = Array.from({ length: 11 }, (_, i) => `wal-${i}@example.com`);
+    expect((await subscribe(server.url, emails[0]!))?.message).toBe("Successfully subscribed!");
+    rmSync(path.join(dataDir, "newsletter.sqlite-wal"));
+    for (const email of emails.slice(1)) {
+      expect((await subscribe(server.url, email))?.message).toBe("Successfully subscribed!");
+    }
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    server.child.kill("SIGKILL");
+    await server.exited;
+    expect(storedEmails(dataDir)).toEqual(emails);
+  });
+
+  it("answers 300 /healthz probes without a commit each (the log does not grow)", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await harness.start({ DATA_DIR: dataDir });
+    const wal = path.join(dataDir, "newsletter.sqlite-wal");
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const size = statSync(wal).size;
+    await inPool(Array.from({ length: 300 }), 10, async () => {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    });
+    // One commit is a page plus its frame header (4,120 bytes); a probe every few seconds may add one or two.
+    expect(statSync(wal).size - size).toBeLessThanOrEqual(2 * 4_120);
+  });
 
   it("says 503 on /healthz and stores nothing while the file is gone, and 200 once it is back", async () => {
     const dataDir = harness.scratchDir();

@@ -287,16 +287,16 @@ describe("the Dockerfile", () => {
     expect(states.get(runtime.name)!.env.PORT).toBe("3000");
   });
 
-  it("keeps DATA_DIR on a volume that belongs to node", () => {
+  it("keeps DATA_DIR, and the backups' folder in it, on a volume that belongs to node", () => {
     const dataDir = states.get(runtime.name)!.env.DATA_DIR!;
     expect(dataDir).toMatch(/^\//);
     const volume = instructions(runtime, "VOLUME")[0]!;
     expect(execForm(volume.args)).toEqual([dataDir]);
     // Created and handed to node before VOLUME (after it, changes to the path are discarded).
     const prepare = instructions(runtime, "RUN").find((i) => i.args.includes(dataDir));
-    expect(prepare?.args).toBe(`mkdir -p ${dataDir} && chown node:node ${dataDir}`);
+    expect(prepare?.args).toBe(`mkdir -p ${dataDir}/backups && chown -R node:node ${dataDir}`);
     expect(prepare!.line).toBeLessThan(volume.line);
-    expect(existsSync(inStage(states.get(runtime.name)!, dataDir))).toBe(true);
+    expect(existsSync(inStage(states.get(runtime.name)!, `${dataDir}/backups`))).toBe(true);
   });
 
   it("checks its health with Node against /healthz", () => {

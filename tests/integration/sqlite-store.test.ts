@@ -1,9 +1,15 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { openSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+import {
+  openSqliteStore,
+  SQLITE_FILE_NAME,
+  type SqliteStore,
+  StoreFileError,
+  WRITE_CHECK_INTERVAL_MS,
+} from "~/newsletter/stores/sqlite.server";
 
 let dir: string;
 const open: SqliteStore[] = [];
@@ -24,6 +30,25 @@ function rows(file: string) {
     }[];
   } finally {
     db.close();
+  }
+}
+
+/** What an unclean exit would leave: the database file and whatever log is at its name now, opened elsewhere. */
+function afterCrash(store: SqliteStore): string[] {
+  const copy = path.join(dir, "crash");
+  mkdirSync(copy);
+  for (const suffix of ["", "-wal"]) {
+    if (existsSync(`${store.file}${suffix}`))
+      copyFileSync(`${store.file}${suffix}`, path.join(copy, `${SQLITE_FILE_NAME}${suffix}`));
+  }
+  return rows(path.join(copy, SQLITE_FILE_NAME)).map((row) => row.email);
+}
+
+async function until(condition: () => boolean, timeoutMs = 3_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -98,6 +123,48 @@ describe("the embedded SQLite store", () => {
     const logged = errors.mock.calls.flat().join(" ");
     expect(logged).toContain("a***@example.com");
     expect(logged).not.toContain("ada.lovelace");
+  });
+
+  it("keeps every acknowledged row when its -wal file is deleted: before the deletion and after", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const store = openStore();
+    const before = Array.from({ length: 5 }, (_, i) => `before-${i}@example.com`);
+    const after = Array.from({ length: 10 }, (_, i) => `after-${i}@example.com`);
+    for (const email of before) expect(await store.subscribe(email)).toBe("subscribed");
+    rmSync(`${store.file}-wal`);
+    for (const email of after) expect(await store.subscribe(email)).toBe("subscribed");
+    expect(store.healthy()).toBe(true);
+    expect(afterCrash(store)).toEqual([...before, ...after]);
+  });
+
+  it("saves what a deleted -wal held at once, without waiting for the next sign-up", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const store = openStore();
+    for (const email of ["one@example.com", "two@example.com"]) await store.subscribe(email);
+    rmSync(`${store.file}-wal`);
+    rmSync(`${store.file}-shm`);
+    await until(() => errors.mock.calls.flat().join(" ").includes("was deleted or replaced"));
+    expect(afterCrash(store)).toEqual(["one@example.com", "two@example.com"]);
+  });
+
+  it("proves it can write with a commit at most once per interval, however often it is asked", () => {
+    const store = openStore();
+    const wal = `${store.file}-wal`;
+    let now = Date.now() + WRITE_CHECK_INTERVAL_MS;
+    vi.spyOn(Date, "now").mockImplementation(() => now);
+    expect(store.healthy()).toBe(true);
+    const size = statSync(wal).size;
+    for (let i = 0; i < 200; i += 1) expect(store.healthy()).toBe(true);
+    expect(statSync(wal).size).toBe(size);
+    now += WRITE_CHECK_INTERVAL_MS;
+    expect(store.healthy()).toBe(true);
+    expect(statSync(wal).size).toBeGreaterThan(size);
+  });
+
+  it("names a damaged file as the problem, not the folder", () => {
+    writeFileSync(path.join(dir, SQLITE_FILE_NAME), "this is not a database, it only has the name of one".repeat(100));
+    expect(() => openStore()).toThrow(StoreFileError);
+    expect(() => openStore()).toThrow(/newsletter\.sqlite \(Error: file is not a database\)/);
   });
 
   it("refuses to open when DATA_DIR cannot be created (a file is in the way)", () => {
@@ -190,7 +257,7 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
     const store = openStore();
     await store.subscribe("kept@example.com");
     const target = path.join(dir, "backup.sqlite");
-    store.backup(target);
+    expect(store.backup(target)).toBe(1);
     await store.subscribe("after@example.com");
     expect(rows(target).map((row) => row.email)).toEqual(["kept@example.com"]);
     expect(() => store.backup(target)).toThrow(/already exists/);

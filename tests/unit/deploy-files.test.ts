@@ -26,6 +26,7 @@ interface Service {
   volumes?: string[];
   healthcheck?: { test: string[] };
   depends_on?: Record<string, { condition: string }>;
+  logging?: { driver: string; options?: Record<string, string> };
 }
 const compose = parse(read("deploy/compose.yaml")) as {
   services: { app: Service; caddy: Service };
@@ -45,6 +46,29 @@ describe("deploy/compose.yaml", () => {
     const [volume] = app.volumes ?? [];
     expect(volume).toBe(`portfolio-data:${imageEnv.DATA_DIR}`);
     expect(compose.volumes).toHaveProperty("portfolio-data");
+  });
+
+  it("keeps the automatic backups in a volume of their own, where the app writes them by default", () => {
+    // BACKUP_DIR unset everywhere: the default, DATA_DIR/backups, is the mount point the image prepares.
+    expect(app.environment?.BACKUP_DIR).toBeUndefined();
+    expect(read("deploy/portfolio.env.example")).not.toMatch(/^BACKUP_DIR=./m);
+    expect(app.volumes).toContain(`portfolio-backups:${imageEnv.DATA_DIR}/backups`);
+    expect(compose.volumes).toHaveProperty("portfolio-backups");
+    expect(read("Dockerfile")).toContain(
+      `mkdir -p ${imageEnv.DATA_DIR}/backups && chown -R node:node ${imageEnv.DATA_DIR}`,
+    );
+  });
+
+  it.each(["app", "caddy"] as const)("caps the %s container's log: rotated files of bounded size", (name) => {
+    const { logging } = compose.services[name];
+    expect(["json-file", "local"]).toContain(logging?.driver);
+    const size = /^(\d+)([km])$/.exec(logging?.options?.["max-size"] ?? "");
+    expect(size, "max-size").not.toBeNull();
+    const bytes = Number(size![1]) * (size![2] === "m" ? 1024 * 1024 : 1024);
+    const files = Number(logging?.options?.["max-file"]);
+    expect(files).toBeGreaterThanOrEqual(1);
+    // However much the site is hit, its log stays under 100 MB.
+    expect(bytes * files).toBeLessThanOrEqual(100 * 1024 * 1024);
   });
 
   it("repeats the image's health check (podman's default format drops it) and starts Caddy once it passes", () => {

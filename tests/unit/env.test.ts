@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { ENV_VARIABLES, EnvError, parseEnv } from "~/utils/env.server";
+import { backupDirectory, ENV_VARIABLES, EnvError, parseEnv } from "~/utils/env.server";
 
 const SECRET = "s".repeat(32);
 const production = (extra: Record<string, string | undefined> = {}) => ({
@@ -30,6 +31,7 @@ describe("parseEnv", () => {
       PORT: 3000,
       HOST: "0.0.0.0",
       DATA_DIR: "./data",
+      BACKUP_KEEP: 7,
       TRUST_PROXY: false,
       SUBSCRIBE_RATE_LIMIT_PER_MINUTE: 5,
       LATEST_POST_TIMEOUT_MS: 1500,
@@ -40,6 +42,8 @@ describe("parseEnv", () => {
     });
     expect(env.SUPABASE_URL).toBeUndefined();
     expect(env.SUPABASE_ANON_KEY).toBeUndefined();
+    expect(env.BACKUP_DIR).toBeUndefined();
+    expect(backupDirectory(env)).toBe(path.resolve("data", "backups"));
   });
 
   it("reads every variable", () => {
@@ -50,6 +54,8 @@ describe("parseEnv", () => {
         SUPABASE_URL: "https://abc.supabase.co",
         SUPABASE_ANON_KEY: "anon-key",
         DATA_DIR: "/data",
+        BACKUP_DIR: "/backups",
+        BACKUP_KEEP: "30",
         TRUST_PROXY: "true",
         SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "0",
         LATEST_POST_TIMEOUT_MS: "250",
@@ -67,6 +73,8 @@ describe("parseEnv", () => {
       SUPABASE_URL: "https://abc.supabase.co",
       SUPABASE_ANON_KEY: "anon-key",
       DATA_DIR: "/data",
+      BACKUP_DIR: "/backups",
+      BACKUP_KEEP: 30,
       TRUST_PROXY: true,
       SUBSCRIBE_RATE_LIMIT_PER_MINUTE: 0,
       LATEST_POST_TIMEOUT_MS: 250,
@@ -86,6 +94,10 @@ describe("parseEnv", () => {
     ["false", false],
   ])("reads the flag value %s as %s", (value, expected) => {
     expect(parseEnv(production({ TRUST_PROXY: value })).TRUST_PROXY).toBe(expected);
+  });
+
+  it.each(["0", "-1", "seven", "1001"])("refuses BACKUP_KEEP=%s, naming it", (value) => {
+    expect(() => parseEnv(production({ BACKUP_KEEP: value }))).toThrow(/^Invalid environment: BACKUP_KEEP /);
   });
 
   it("treats an empty or blank value as unset", () => {

@@ -1,5 +1,34 @@
 import { describe, expect, it } from "vitest";
-import { csvField, subscribersCsv, unsubscribeLink } from "~/newsletter/subscribers-csv.server";
+import { csvField, csvValue, subscribersCsv, unsubscribeLink } from "~/newsletter/subscribers-csv.server";
+
+/** An RFC 4180 reader, as a spreadsheet's CSV import is: quoted fields, doubled quotes, CRLF between records. */
+function readCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ",") {
+      record.push(field);
+      field = "";
+    } else if (char === "\r" && text[i + 1] === "\n") {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = "";
+      i += 1;
+    } else field += char;
+  }
+  return records;
+}
 
 describe("the subscribers export", () => {
   it("links to the unsubscribe page on the site's own address", () => {
@@ -15,6 +44,34 @@ describe("the subscribers export", () => {
     expect(csvField("=HYPERLINK(1)@example.com")).toBe("'=HYPERLINK(1)@example.com");
     expect(csvField("+1@example.com")).toBe("'+1@example.com");
     expect(csvField("-x,y")).toBe(`"'-x,y"`);
+  });
+
+  it("round-trips every address exactly, keeps distinct ones distinct, and no cell starts like a formula", () => {
+    const emails = [
+      "-csv@x.co",
+      "'-csv@x.co",
+      "''-csv@x.co",
+      "'plain@x.co",
+      "plain@x.co",
+      '=HYPERLINK("http://evil")@x.co',
+      "+1@x.co",
+      "@at@x.co",
+      "\tTab@x.co",
+      "\rcr@x.co",
+      'a,"b"@x.co',
+      "line\r\nbreak@x.co",
+    ];
+    const rows = emails.map((email, i) => ({
+      email,
+      createdAt: `2026-11-23T08:00:0${i % 10}.000Z`,
+      unsubscribeToken: `t${i}`,
+    }));
+    const [header, ...records] = readCsv(subscribersCsv(rows, "https://example.com"));
+    expect(header).toEqual(["email", "subscribed_at", "unsubscribe_link"]);
+    const fields = records.map((record) => record[0]!);
+    expect(new Set(fields).size).toBe(emails.length);
+    expect(fields.map(csvValue)).toEqual(emails);
+    for (const field of fields) expect(field).not.toMatch(/^[=+\-@\t\r]/);
   });
 
   it("has a header, then address, date and link per subscriber, with CRLF line ends", () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, statfsSync, statSync } from "node:fs";
+import { existsSync, type FSWatcher, mkdirSync, statfsSync, statSync, watch } from "node:fs";
 import path from "node:path";
 // A static import of the built-in keeps the module external in the server build (checked by the HTTP tests, which
 // run build/index.js); node:sqlite needs no dependency and no native build.
@@ -15,7 +15,7 @@ import {
 export const SQLITE_FILE_NAME = "newsletter.sqlite";
 /** SQLITE_CONSTRAINT_UNIQUE: the extended result code of a unique index violation, our "duplicate". */
 export const SQLITE_CONSTRAINT_UNIQUE = 2067;
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
   create table if not exists newsletter_subscribers (
@@ -26,6 +26,11 @@ const SCHEMA = `
   );
   create unique index if not exists newsletter_subscribers_email_lower_key
     on newsletter_subscribers (lower(email));
+  -- Who left by their own link, by token only (never the address): a restore must not bring them back unasked.
+  create table if not exists newsletter_unsubscribed (
+    unsubscribe_token text primary key,
+    at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+  ) without rowid;
 `;
 
 /** Version 2 gave every subscriber an unsubscribe token; a file from version 1 gets the column and the tokens. */
@@ -52,6 +57,15 @@ export interface SubscriberRow {
   unsubscribeToken: string;
 }
 
+/** What a restore into the live list did. */
+export interface AddBackReport {
+  /** The addresses put back, in the backup's order. */
+  added: string[];
+  alreadyThere: number;
+  /** Left out: these readers unsubscribed by their link after the backup was made. */
+  unsubscribedSince: number;
+}
+
 export interface SqliteStore extends SubscriberStore {
   readonly kind: "sqlite";
   readonly file: string;
@@ -64,8 +78,16 @@ export interface SqliteStore extends SubscriberStore {
   list(): SubscriberRow[];
   /** Removes an address in any letter case; whether it was there. */
   remove(email: string): boolean;
-  /** A consistent copy of the whole file at `target` (which must not exist), safe while the server writes. */
-  backup(target: string): void;
+  /**
+   * Puts rows of a backup back in one transaction: those not on the list, except readers who unsubscribed by their
+   * link since (the list remembers their token). Rows whose address is on the list are left as they are.
+   */
+  addBack(rows: { email: string; createdAt: string; unsubscribeToken: string | null }[]): AddBackReport;
+  /**
+   * A consistent copy of the whole file at `target` (which must not exist), safe while the server writes; answers how
+   * many subscribers the copy holds.
+   */
+  backup(target: string): number;
 }
 
 /** Maps a failed insert to an outcome: only a unique violation is a duplicate, anything else is a failure. */
@@ -77,22 +99,25 @@ export function sqliteOutcome(error: unknown): Exclude<SubscribeOutcome, "subscr
 /** Below this much free space on DATA_DIR's disk the store counts as unable to write: a sign-up needs a few pages. */
 export const MIN_FREE_BYTES = 256 * 1024;
 
-/** The file's identity: a file deleted or replaced under the open connection is no longer where we write. */
+/** A file's identity: a file deleted or replaced under the open connection is no longer where we write. */
 const identity = (file: string) => {
   const stat = statSync(file, { throwIfNoEntry: false });
   return stat ? `${stat.dev}:${stat.ino}` : null;
 };
 
-/**
- * Opens (creating when needed) the embedded store in `dataDir`. Throws when the folder or file cannot be created or
- * written, so a bad DATA_DIR stops start-up instead of failing every sign-up later.
- */
-export function openSqliteStore(dataDir: string): SqliteStore {
-  const directory = path.resolve(dataDir);
-  mkdirSync(directory, { recursive: true });
-  const file = path.join(directory, SQLITE_FILE_NAME);
+/** How often /healthz may prove the store writable with a real commit; probes in between only look at the files. */
+export const WRITE_CHECK_INTERVAL_MS = 5_000;
+
+/** SQLite result codes (the primary code, the low byte of an extended one) that mean the file itself is the trouble. */
+const FILE_TROUBLE = new Set([10 /* IOERR */, 11 /* CORRUPT */, 26 /* NOTADB */]);
+
+/** The store's file exists but SQLite cannot use it (damaged, not a database, I/O errors): not a settings problem. */
+export class StoreFileError extends Error {
+  override name = "StoreFileError";
+}
+
+function connect(file: string) {
   const db = new DatabaseSync(file);
-  const opened = identity(file);
   try {
     // Another process holding a write lock (it should not: one process owns the file) makes us wait, not hang.
     db.exec("pragma busy_timeout = 2000");
@@ -106,17 +131,75 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     db.close();
     throw error;
   }
+  return {
+    db,
+    insert: db.prepare("insert into newsletter_subscribers (email, unsubscribe_token) values (?, ?)"),
+    removeByToken: db.prepare("delete from newsletter_subscribers where unsubscribe_token = ? returning email"),
+    noteUnsubscribe: db.prepare("insert or ignore into newsletter_unsubscribed (unsubscribe_token) values (?)"),
+    removeByEmail: db.prepare("delete from newsletter_subscribers where lower(email) = lower(?)"),
+    ping: db.prepare("select 1 as ok"),
+    // A write that changes nothing but still goes through the journal to the disk, like a sign-up's commit.
+    touch: db.prepare(`pragma user_version = ${SCHEMA_VERSION}`),
+    // The three files the connection has open: the database, its write-ahead log and the log's index.
+    files: [file, `${file}-wal`, `${file}-shm`].map((name) => ({ name, id: identity(name) })),
+  };
+}
 
-  const insert = db.prepare("insert into newsletter_subscribers (email, unsubscribe_token) values (?, ?)");
-  const removeByToken = db.prepare("delete from newsletter_subscribers where unsubscribe_token = ? returning email");
-  const removeByEmail = db.prepare("delete from newsletter_subscribers where lower(email) = lower(?)");
-  const ping = db.prepare("select 1 as ok");
-  // A write that changes nothing but still goes through the journal to the disk, like a sign-up's commit.
-  const touch = db.prepare(`pragma user_version = ${SCHEMA_VERSION}`);
+/**
+ * Opens (creating when needed) the embedded store in `dataDir`. Throws when the folder or file cannot be created or
+ * written, so a bad DATA_DIR stops start-up instead of failing every sign-up later.
+ */
+export function openSqliteStore(dataDir: string): SqliteStore {
+  const directory = path.resolve(dataDir);
+  mkdirSync(directory, { recursive: true });
+  const file = path.join(directory, SQLITE_FILE_NAME);
+  const existed = existsSync(file);
+  let conn: ReturnType<typeof connect>;
+  try {
+    conn = connect(file);
+  } catch (error) {
+    const code = (error as { errcode?: unknown }).errcode;
+    if (existed && typeof code === "number" && FILE_TROUBLE.has(code & 0xff)) {
+      throw new StoreFileError(
+        `Newsletter store: SQLite cannot use ${file} (${describeCause(error)}). Check the disk and the file; if ` +
+          "it is damaged, stop the server and restore a backup (npm run subscribers -- restore <backup>).",
+      );
+    }
+    throw error;
+  }
+  /** Set when the store must refuse every write until the server restarts. */
+  let broken: string | null = null;
+
+  /**
+   * The write-ahead log (or its index) deleted or replaced under the connection: commits since the last checkpoint
+   * live only in the open, unlinked file and die with the process. Copy them into the database file now, then start
+   * a new connection on the files that are there, so nothing acknowledged depends on a file nobody can find.
+   */
+  function rescue(which: string) {
+    try {
+      const result = conn.db.prepare("pragma wal_checkpoint(TRUNCATE)").get() as { busy: number } | undefined;
+      if (result?.busy) throw new Error("a reader held the log");
+      conn.db.close();
+      conn = connect(file);
+      console.error(
+        `Newsletter store: ${which} was deleted or replaced; what it held is now in ${file}, and the store reopened.`,
+      );
+    } catch (error) {
+      broken = `${which} was deleted or replaced and could not be saved (${describeCause(error)})`;
+    }
+  }
 
   /** Why the store cannot take a write now, or null when it can (checked per sign-up and per health probe). */
   function cannotWrite(): string | null {
-    if (identity(file) !== opened) return `${file} is gone or was replaced`;
+    if (broken) return broken;
+    const [main, ...log] = conn.files;
+    if (identity(main!.name) !== main!.id) return `${file} is gone or was replaced`;
+    // A closed connection removed its own log: nothing to rescue.
+    const moved = !closed && log.find((part) => part.id !== null && identity(part.name) !== part.id);
+    if (moved) {
+      rescue(moved.name);
+      if (broken) return broken;
+    }
     const { bavail, bsize } = statfsSync(directory);
     if (bavail * bsize < MIN_FREE_BYTES) return `the disk holding ${directory} is full`;
     return null;
@@ -137,6 +220,25 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     lastProblem = problem;
   }
 
+  // A deleted log is noticed at once, not at the next sign-up: the rows it holds must reach the database file before
+  // anything (a crash, a redeploy) ends the process.
+  let closed = false;
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(directory, { persistent: false }, (_event, name) => {
+      if (typeof name === "string" && name.startsWith(SQLITE_FILE_NAME) && !closed) report(cannotWrite());
+    });
+    watcher.on("error", () => watcher?.close());
+  } catch {
+    // No file-system events here: the check before every sign-up and every health probe still holds.
+  }
+
+  /** When a commit last went through (a sign-up or a probe's), and whether the last probe's commit failed. */
+  let lastWrite = { at: Number.NEGATIVE_INFINITY, ok: true };
+  const wrote = (ok: boolean) => {
+    lastWrite = { at: Date.now(), ok };
+  };
+
   return {
     kind: "sqlite",
     file,
@@ -148,11 +250,14 @@ export function openSqliteStore(dataDir: string): SqliteStore {
         return "failed";
       }
       try {
-        insert.run(email, randomUUID());
+        conn.insert.run(email, randomUUID());
+        wrote(true);
         return "subscribed";
       } catch (error) {
         const outcome = sqliteOutcome(error);
         if (outcome === "failed") {
+          // The next health probe commits again instead of trusting an older success.
+          lastWrite = { at: Number.NEGATIVE_INFINITY, ok: true };
           console.error(`Newsletter: SQLite insert for ${maskEmail(email)} failed: ${describeCause(error)}`);
         }
         return outcome;
@@ -161,7 +266,11 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     async unsubscribe(token) {
       if (!isUnsubscribeToken(token)) return "done";
       try {
-        const removed = removeByToken.get(token) as { email: string } | undefined;
+        const removed = transaction(conn.db, () => {
+          const row = conn.removeByToken.get(token) as { email: string } | undefined;
+          if (row) conn.noteUnsubscribe.run(token);
+          return row;
+        });
         if (removed) console.info(`Newsletter: ${maskEmail(removed.email)} unsubscribed.`);
         return "done";
       } catch (error) {
@@ -170,10 +279,10 @@ export function openSqliteStore(dataDir: string): SqliteStore {
       }
     },
     count() {
-      return (db.prepare("select count(*) as n from newsletter_subscribers").get() as { n: number }).n;
+      return countRows(conn.db);
     },
     list() {
-      const rows = db
+      const rows = conn.db
         .prepare(
           "select email, created_at as createdAt, unsubscribe_token as unsubscribeToken " +
             "from newsletter_subscribers order by id",
@@ -182,20 +291,60 @@ export function openSqliteStore(dataDir: string): SqliteStore {
       return rows as unknown as SubscriberRow[];
     },
     remove(email) {
-      return Number(removeByEmail.run(email).changes) > 0;
+      return Number(conn.removeByEmail.run(email).changes) > 0;
+    },
+    addBack(rows) {
+      const present = conn.db.prepare("select 1 from newsletter_subscribers where lower(email) = lower(?)");
+      const left = conn.db.prepare("select 1 from newsletter_unsubscribed where unsubscribe_token = ?");
+      const tokenTaken = conn.db.prepare("select 1 from newsletter_subscribers where unsubscribe_token = ?");
+      const insert = conn.db.prepare(
+        "insert into newsletter_subscribers (email, created_at, unsubscribe_token) values (?, ?, ?)",
+      );
+      return transaction(conn.db, () => {
+        const report: AddBackReport = { added: [], alreadyThere: 0, unsubscribedSince: 0 };
+        for (const row of rows) {
+          if (present.get(row.email)) report.alreadyThere += 1;
+          else if (row.unsubscribeToken && left.get(row.unsubscribeToken)) report.unsubscribedSince += 1;
+          else {
+            // The reader's old link keeps working, unless the token is somehow someone else's now.
+            const token =
+              row.unsubscribeToken && !tokenTaken.get(row.unsubscribeToken) ? row.unsubscribeToken : randomUUID();
+            insert.run(row.email, row.createdAt, token);
+            report.added.push(row.email);
+          }
+        }
+        return report;
+      });
     },
     backup(target) {
       const destination = path.resolve(target);
       if (existsSync(destination)) throw new Error(`${destination} already exists: choose a new file name`);
       // VACUUM INTO writes a consistent snapshot, even while the server goes on writing (WAL).
-      db.prepare("vacuum into ?").run(destination);
+      conn.db.prepare("vacuum into ?").run(destination);
+      // What the copy holds, counted in the copy: the live list may have grown since.
+      const copy = new DatabaseSync(destination, { readOnly: true });
+      try {
+        return countRows(copy);
+      } finally {
+        copy.close();
+      }
     },
     healthy() {
       let problem: string | null;
       try {
         problem = cannotWrite();
-        if (!problem && (ping.get() as { ok?: number } | undefined)?.ok !== 1) problem = "it does not answer";
-        if (!problem) touch.run();
+        if (!problem && (conn.ping.get() as { ok?: number } | undefined)?.ok !== 1) problem = "it does not answer";
+        // A commit at most every few seconds: each one is an fsync, and probes can come from anyone.
+        if (!problem && Date.now() - lastWrite.at >= WRITE_CHECK_INTERVAL_MS) {
+          try {
+            conn.touch.run();
+            wrote(true);
+          } catch (error) {
+            wrote(false);
+            throw error;
+          }
+        }
+        if (!problem && !lastWrite.ok) problem = "the last write check failed";
       } catch (error) {
         problem = describeCause(error);
       }
@@ -203,7 +352,25 @@ export function openSqliteStore(dataDir: string): SqliteStore {
       return problem === null;
     },
     close() {
-      if (db.isOpen) db.close();
+      closed = true;
+      watcher?.close();
+      if (conn.db.isOpen) conn.db.close();
     },
   };
 }
+
+/** Runs `work` in one write transaction: all of it is stored, or none. */
+function transaction<T>(db: DatabaseSync, work: () => T): T {
+  db.exec("begin immediate");
+  try {
+    const result = work();
+    db.exec("commit");
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec("rollback");
+    throw error;
+  }
+}
+
+export const countRows = (db: DatabaseSync) =>
+  (db.prepare("select count(*) as n from newsletter_subscribers").get() as { n: number }).n;

@@ -1,0 +1,271 @@
+// The embedded store's backups: the automatic ones (one at start-up unless that Brussels day has one, then every
+// 24 hours), the owner's listing, and restoring one. The rules are in backup-plan.server.ts; this module does the I/O.
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statfsSync,
+  statSync,
+} from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import {
+  BACKUP_INTERVAL_MS,
+  backupDueAtStart,
+  backupFileName,
+  backupsToDelete,
+  replacedFileName,
+} from "~/newsletter/backup-plan.server";
+import {
+  type AddBackReport,
+  openSqliteStore,
+  SQLITE_FILE_NAME,
+  type SqliteStore,
+} from "~/newsletter/stores/sqlite.server";
+import { describeCause } from "~/newsletter/stores/types.server";
+
+export interface BackupSettings {
+  /** The folder the backups go to (created when needed). */
+  dir: string;
+  /** How many automatic backups to keep, newest first. */
+  keep: number;
+  /** The time zone whose date says whether start-up owes a backup. */
+  timeZone: string;
+}
+
+/**
+ * Left free on the backup folder's disk after a copy. With the default folder that disk is DATA_DIR's, and sign-ups
+ * need room there more than one more backup does.
+ */
+export const BACKUP_RESERVE_BYTES = 16 * 1024 * 1024;
+
+const fileSize = (file: string) => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+const names = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
+
+/** Flushes a file (or a folder's entries) to the disk: a rename is only as durable as the folder that records it. */
+function fsyncPath(target: string) {
+  const fd = openSync(target, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Copies `from` to `to` through a temporary name in the same folder: `to` is whole or absent, never half-written. */
+function copyAtomically(from: string, to: string) {
+  const partial = path.join(path.dirname(to), `.${path.basename(to)}.partial`);
+  try {
+    copyFileSync(from, partial);
+    fsyncPath(partial);
+    renameSync(partial, to);
+    fsyncPath(path.dirname(to));
+  } finally {
+    rmSync(partial, { force: true });
+  }
+}
+
+export interface WrittenBackup {
+  file: string;
+  subscribers: number;
+  /** Older automatic backups removed to keep the newest `keep`. */
+  removed: string[];
+}
+
+/** Writes one consistent backup of the live store into `settings.dir` under its time's name, then prunes. */
+export function writeBackup(store: SqliteStore, settings: BackupSettings, now = new Date()): WrittenBackup {
+  const { dir, keep } = settings;
+  mkdirSync(dir, { recursive: true });
+  const needed = fileSize(store.file) + fileSize(`${store.file}-wal`) + BACKUP_RESERVE_BYTES;
+  const { bavail, bsize } = statfsSync(dir);
+  if (bavail * bsize < needed) {
+    throw new Error(
+      `${dir} has ${Math.floor((bavail * bsize) / 1024)} KiB free; a copy needs ${Math.ceil(needed / 1024)} KiB`,
+    );
+  }
+  const file = path.join(dir, backupFileName(now));
+  const partial = path.join(dir, `.${path.basename(file)}.partial`);
+  rmSync(partial, { force: true });
+  let subscribers: number;
+  try {
+    subscribers = store.backup(partial);
+    fsyncPath(partial);
+    if (existsSync(file)) throw new Error(`${file} already exists`);
+    renameSync(partial, file);
+    fsyncPath(dir);
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  const removed = backupsToDelete(names(dir), keep).map((name) => path.join(dir, name));
+  for (const old of removed) rmSync(old, { force: true });
+  return { file, subscribers, removed };
+}
+
+/**
+ * Starts the automatic backups of the live store and answers how to stop them. A failure is one log line: the store,
+ * the sign-ups and /healthz never depend on a backup.
+ */
+export function startAutomaticBackups(store: SqliteStore, settings: BackupSettings): () => void {
+  const run = () => {
+    try {
+      const { file, subscribers, removed } = writeBackup(store, settings);
+      const pruned = removed.length ? `; removed ${removed.length} older (keeping ${settings.keep})` : "";
+      console.info(`Newsletter backup: ${subscribers} subscribers in ${file}${pruned}.`);
+    } catch (error) {
+      console.error(`Newsletter backup failed, sign-ups go on (${describeCause(error)}); next try in 24 hours.`);
+    }
+  };
+  let existing: string[] = [];
+  try {
+    existing = names(settings.dir);
+  } catch {
+    // Unreadable: the backup itself will say why it fails.
+  }
+  // Not before the server listens: a large file's copy should not hold up start-up.
+  const first = backupDueAtStart(existing, new Date(), settings.timeZone) ? setTimeout(run, 0) : undefined;
+  const daily = setInterval(run, BACKUP_INTERVAL_MS);
+  first?.unref();
+  daily.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(daily);
+  };
+}
+
+/** One subscriber as a backup holds it. */
+export interface BackupRow {
+  email: string;
+  createdAt: string;
+  unsubscribeToken: string | null;
+}
+
+/**
+ * Reads a backup after checking that it is one: a SQLite file that passes its integrity check and holds this store's
+ * table. Throws an error that says what is wrong otherwise; never writes to the file.
+ */
+export function readBackup(file: string): BackupRow[] {
+  if (!existsSync(file)) throw new Error(`${file} does not exist`);
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(file, { readOnly: true });
+    const check = db.prepare("pragma integrity_check").all() as { integrity_check: string }[];
+    if (check.length !== 1 || check[0]!.integrity_check !== "ok") {
+      throw new Error(`its integrity check fails (${check.map((row) => row.integrity_check).join("; ")})`);
+    }
+    const columns = new Set(
+      (db.prepare("pragma table_info(newsletter_subscribers)").all() as { name: string }[]).map((c) => c.name),
+    );
+    if (!columns.has("email") || !columns.has("created_at")) throw new Error("it has no newsletter_subscribers table");
+    const token = columns.has("unsubscribe_token") ? "unsubscribe_token" : "null";
+    return db
+      .prepare(
+        `select email, created_at as createdAt, ${token} as unsubscribeToken from newsletter_subscribers order by id`,
+      )
+      .all() as unknown as BackupRow[];
+  } catch (error) {
+    throw new Error(`${file} is not a backup of the newsletter list: ${describeCause(error).replace(/^Error: /, "")}`);
+  } finally {
+    db?.close();
+  }
+}
+
+export interface BackupListing {
+  file: string;
+  bytes: number;
+  modified: Date;
+  /** How many subscribers it holds, or why it is not a usable backup. */
+  subscribers: number | { problem: string };
+}
+
+/** Every SQLite file in the backup folder, newest name first, each checked. */
+export function listBackups(dir: string): BackupListing[] {
+  return names(dir)
+    .filter((name) => name.endsWith(".sqlite"))
+    .sort()
+    .reverse()
+    .map((name) => {
+      const file = path.join(dir, name);
+      const stat = statSync(file);
+      let subscribers: BackupListing["subscribers"];
+      try {
+        subscribers = readBackup(file).length;
+      } catch (error) {
+        subscribers = { problem: describeCause(error).replace(/^Error: .*? is not a backup/, "not a backup") };
+      }
+      return { file, bytes: stat.size, modified: stat.mtime, subscribers };
+    });
+}
+
+export type RestoreReport =
+  | {
+      kind: "replaced";
+      /** Why the live file was replaced: it was missing, or what was wrong with it. */
+      reason: string;
+      /** Where the file it replaced was kept, if there was one. */
+      keptAs: string | null;
+      subscribers: number;
+    }
+  | ({ kind: "added back"; keptAs: string; before: number; after: number } & AddBackReport);
+
+/** Whether the live file can be used as it is: null if so, else what is wrong (it is absent, damaged, not ours). */
+function liveFileProblem(file: string): string | null {
+  if (!existsSync(file)) return "it was missing";
+  try {
+    readBackup(file);
+    return null;
+  } catch (error) {
+    return describeCause(error).replace(/^Error: .*? is not a backup of the newsletter list: /, "");
+  }
+}
+
+/**
+ * Restores a backup into DATA_DIR. A missing or unusable live file (the server stopped) is replaced by the backup,
+ * the old one kept beside the backups. A healthy live list (the server may be running) keeps every row it has and
+ * gets back the backup's addresses it lacks, except readers who unsubscribed by their link since; a copy of the list
+ * as it was is kept first.
+ */
+export function restoreBackup(backup: string, dataDir: string, backupDir: string, now = new Date()): RestoreReport {
+  const source = path.resolve(backup);
+  const rows = readBackup(source);
+  const live = path.join(path.resolve(dataDir), SQLITE_FILE_NAME);
+  mkdirSync(backupDir, { recursive: true });
+  const keptAs = path.join(backupDir, replacedFileName(now));
+  if (existsSync(keptAs)) throw new Error(`${keptAs} already exists: try again in a second`);
+
+  const problem = liveFileProblem(live);
+  if (problem) {
+    let kept: string | null = null;
+    if (existsSync(live)) {
+      // Byte for byte, log included: a damaged file cannot be copied by SQLite, and may still hold something.
+      copyAtomically(live, keptAs);
+      if (existsSync(`${live}-wal`)) copyAtomically(`${live}-wal`, `${keptAs}-wal`);
+      kept = keptAs;
+    }
+    mkdirSync(path.dirname(live), { recursive: true });
+    // The old log belongs to the old file: replayed onto the backup it would corrupt it.
+    rmSync(`${live}-wal`, { force: true });
+    rmSync(`${live}-shm`, { force: true });
+    copyAtomically(source, live);
+    const store = openSqliteStore(dataDir);
+    try {
+      return { kind: "replaced", reason: problem, keptAs: kept, subscribers: store.count() };
+    } finally {
+      store.close();
+    }
+  }
+
+  const store = openSqliteStore(dataDir);
+  try {
+    const before = store.backup(keptAs);
+    const report = store.addBack(rows);
+    return { kind: "added back", keptAs, before, after: store.count(), ...report };
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,239 @@
+// The embedded store's backups on real files: the automatic schedule under a fake clock (no day of waiting),
+// retention, a failing backup folder, and restoring in the two cases the owner meets.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { BACKUP_INTERVAL_MS } from "~/newsletter/backup-plan.server";
+import {
+  type BackupSettings,
+  listBackups,
+  readBackup,
+  restoreBackup,
+  startAutomaticBackups,
+  writeBackup,
+} from "~/newsletter/backups.server";
+import { openSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+
+let dir: string;
+let dataDir: string;
+let backupDir: string;
+const open: SqliteStore[] = [];
+const stops: (() => void)[] = [];
+
+function openStore() {
+  const store = openSqliteStore(dataDir);
+  open.push(store);
+  return store;
+}
+
+const settings = (overrides: Partial<BackupSettings> = {}): BackupSettings => ({
+  dir: backupDir,
+  keep: 7,
+  timeZone: "Europe/Brussels",
+  ...overrides,
+});
+
+function start(store: SqliteStore, options: Partial<BackupSettings> = {}) {
+  const stop = startAutomaticBackups(store, settings(options));
+  stops.push(stop);
+  return stop;
+}
+
+const files = (folder = backupDir) => (existsSync(folder) ? readdirSync(folder).sort() : []);
+
+function emailsIn(file: string) {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    return (db.prepare("select email from newsletter_subscribers order by id").all() as { email: string }[]).map(
+      (row) => row.email,
+    );
+  } finally {
+    db.close();
+  }
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "newsletter-backups-"));
+  dataDir = path.join(dir, "data");
+  backupDir = path.join(dataDir, "backups");
+  vi.spyOn(console, "info").mockImplementation(() => {});
+});
+
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+  for (const store of open.splice(0)) store.close();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("automatic backups", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    vi.setSystemTime(new Date("2026-11-23T08:00:00Z"));
+  });
+
+  it("makes one at start-up, then one every 24 hours, each a consistent copy that holds the list", async () => {
+    const store = openStore();
+    await store.subscribe("first@example.com");
+    start(store);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(files()).toEqual(["newsletter-2026-11-23T080000Z.sqlite"]);
+    expect(readBackup(path.join(backupDir, files()[0]!)).map((row) => row.email)).toEqual(["first@example.com"]);
+    await store.subscribe("second@example.com");
+    await vi.advanceTimersByTimeAsync(BACKUP_INTERVAL_MS);
+    expect(files()).toEqual(["newsletter-2026-11-23T080000Z.sqlite", "newsletter-2026-11-24T080000Z.sqlite"]);
+    expect(emailsIn(path.join(backupDir, files()[1]!))).toEqual(["first@example.com", "second@example.com"]);
+    // Never a half-written file under a backup's name: no temporary file is left either.
+    expect(files().every((name) => name.endsWith(".sqlite"))).toBe(true);
+  });
+
+  it("makes none at start-up when that Brussels day has one, and one on a start the next day", async () => {
+    const store = openStore();
+    const stop = start(store);
+    await vi.advanceTimersByTimeAsync(10);
+    stop();
+    expect(files()).toHaveLength(1);
+    vi.setSystemTime(new Date("2026-11-23T22:59:00Z")); // 23:59 in Brussels: the same day
+    const again = start(store);
+    await vi.advanceTimersByTimeAsync(10);
+    again();
+    expect(files()).toHaveLength(1);
+    vi.setSystemTime(new Date("2026-11-23T23:01:00Z")); // 00:01 in Brussels: the next day
+    start(store);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(files()).toEqual(["newsletter-2026-11-23T080000Z.sqlite", "newsletter-2026-11-23T230100Z.sqlite"]);
+  });
+
+  it("keeps the newest BACKUP_KEEP automatic backups and never touches the owner's own files", async () => {
+    mkdirSync(backupDir, { recursive: true });
+    writeFileSync(path.join(backupDir, "my-copy.sqlite"), "the owner's");
+    const store = openStore();
+    start(store, { keep: 3 });
+    await vi.advanceTimersByTimeAsync(5 * BACKUP_INTERVAL_MS + 10);
+    expect(files()).toEqual([
+      "my-copy.sqlite",
+      "newsletter-2026-11-26T080000Z.sqlite",
+      "newsletter-2026-11-27T080000Z.sqlite",
+      "newsletter-2026-11-28T080000Z.sqlite",
+    ]);
+  });
+
+  it("logs a failed backup in one line, and the store goes on taking sign-ups and answering healthy", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const store = openStore();
+    writeFileSync(backupDir, "a file where the backup folder should be");
+    start(store);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(errors).toHaveBeenCalledTimes(1);
+    expect(String(errors.mock.calls[0]![0])).toMatch(/^Newsletter backup failed, sign-ups go on \(.+\); next try/);
+    expect(String(errors.mock.calls[0]![0])).not.toContain("\n");
+    expect(store.healthy()).toBe(true);
+    expect(await store.subscribe("still@example.com")).toBe("subscribed");
+  });
+});
+
+describe("restore", () => {
+  async function listWithBackup(emails: string[]) {
+    const store = openStore();
+    for (const email of emails) await store.subscribe(email);
+    const backup = writeBackup(store, settings()).file;
+    return { store, backup };
+  }
+
+  it("brings back every subscriber when the database file was deleted (the server stopped)", async () => {
+    const emails = Array.from({ length: 25 }, (_, i) => `reader-${i}@example.com`);
+    const { store, backup } = await listWithBackup(emails);
+    const tokens = store.list().map((row) => row.unsubscribeToken);
+    store.close();
+    for (const suffix of ["", "-wal", "-shm"])
+      rmSync(path.join(dataDir, `${SQLITE_FILE_NAME}${suffix}`), { force: true });
+    const report = restoreBackup(backup, dataDir, backupDir);
+    expect(report).toMatchObject({ kind: "replaced", reason: "it was missing", keptAs: null, subscribers: 25 });
+    const reopened = openStore();
+    expect(reopened.list().map((row) => row.email)).toEqual(emails);
+    // Their links keep working.
+    expect(reopened.list().map((row) => row.unsubscribeToken)).toEqual(tokens);
+  });
+
+  it("replaces a damaged file, keeping it beside the backups", async () => {
+    const { store, backup } = await listWithBackup(["a@example.com", "b@example.com"]);
+    store.close();
+    const live = path.join(dataDir, SQLITE_FILE_NAME);
+    writeFileSync(live, "scrambled ".repeat(1_000));
+    const report = restoreBackup(backup, dataDir, backupDir);
+    expect(report).toMatchObject({ kind: "replaced", reason: "file is not a database", subscribers: 2 });
+    expect(report.keptAs && existsSync(report.keptAs)).toBe(true);
+    expect(emailsIn(live)).toEqual(["a@example.com", "b@example.com"]);
+  });
+
+  it("puts back an address removed by mistake while the store is in use; a reader who left by link stays gone", async () => {
+    const { store, backup } = await listWithBackup(["keep@example.com", "removed@example.com", "left@example.com"]);
+    const left = store.list().find((row) => row.email === "left@example.com")!;
+    await store.unsubscribe(left.unsubscribeToken);
+    expect(store.remove("removed@example.com")).toBe(true);
+    await store.subscribe("new@example.com");
+    const report = restoreBackup(backup, dataDir, backupDir);
+    expect(report).toMatchObject({
+      kind: "added back",
+      added: ["removed@example.com"],
+      alreadyThere: 1,
+      unsubscribedSince: 1,
+      before: 2,
+      after: 3,
+    });
+    // The store that stayed open sees it (the server does not restart).
+    expect(
+      store
+        .list()
+        .map((row) => row.email)
+        .sort(),
+    ).toEqual(["keep@example.com", "new@example.com", "removed@example.com"]);
+    expect(await store.subscribe("Removed@example.com")).toBe("duplicate");
+    // What it replaced is kept.
+    expect(report.kind === "added back" && emailsIn(report.keptAs).sort()).toEqual([
+      "keep@example.com",
+      "new@example.com",
+    ]);
+  });
+
+  it.each([
+    ["a text file", (file: string) => writeFileSync(file, "email\nsomeone@example.com\n"), /file is not a database/],
+    [
+      "another SQLite database",
+      (file: string) => {
+        const db = new DatabaseSync(file);
+        db.exec("create table notes (body text); insert into notes values ('hello');");
+        db.close();
+      },
+      /no newsletter_subscribers table/,
+    ],
+    ["a missing file", () => {}, /does not exist/],
+  ])("refuses %s and changes nothing", async (_label, make, reason) => {
+    const store = openStore();
+    await store.subscribe("stays@example.com");
+    const file = path.join(dir, "not-a-backup.sqlite");
+    make(file);
+    expect(() => restoreBackup(file, dataDir, backupDir)).toThrow(reason);
+    expect(() => restoreBackup(file, dataDir, backupDir)).toThrow(/not-a-backup\.sqlite/);
+    expect(store.list().map((row) => row.email)).toEqual(["stays@example.com"]);
+    expect(files()).toEqual([]);
+  });
+
+  it("lists the backups newest first, each with what it holds, and says which file is no backup", async () => {
+    const { store } = await listWithBackup(["one@example.com"]);
+    vi.setSystemTime(new Date(Date.now() + 2_000));
+    await store.subscribe("two@example.com");
+    writeBackup(store, settings());
+    writeFileSync(path.join(backupDir, "junk.sqlite"), "junk");
+    vi.useRealTimers();
+    const listing = listBackups(backupDir);
+    expect(listing.map((entry) => entry.subscribers)).toEqual([
+      2,
+      1,
+      { problem: expect.stringMatching(/^not a backup/) },
+    ]);
+  });
+});
