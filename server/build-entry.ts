@@ -29,5 +29,8 @@ export const staticHeaders: (https: boolean) => Record<string, string> = resourc
 export const requestGuard = (options: Pick<RequestGuardOptions, "isHttps">): RequestGuard =>
   createRequestGuard({ ...options, trustProxy: env.TRUST_PROXY, siteUrl: owner.siteUrl });
 
+/** The last resort for whatever throws around Remix: the site's 500 page and one throttled line (server/index.mjs). */
+export { answerServerError } from "~/utils/server-error.server";
+
 /** The owner's subscriber tools (npm run subscribers). */
 export { subscriberAdmin } from "~/newsletter/admin.server";

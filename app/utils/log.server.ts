@@ -63,9 +63,12 @@ export function createLogThrottle({
 
 const throttle = createLogThrottle();
 
-/** Writes a warning about an odd or refused request: one short line, identical lines rate-limited. */
-export function warnThrottled(line: string) {
-  const { write, suppressedBefore } = throttle.allow(line);
+/**
+ * Writes a warning about an odd or refused request: one short line, identical lines rate-limited. `kind`, when given,
+ * is what is counted instead of the line, so a flood that varies the quoted path or address is still held back.
+ */
+export function warnThrottled(line: string, kind: string = line) {
+  const { write, suppressedBefore } = throttle.allow(kind);
   if (!write) return;
   console.warn(suppressedBefore > 0 ? `${line} (${suppressedBefore} more like it held back)` : line);
 }
