@@ -159,11 +159,12 @@ export function openSqliteStore(dataDir: string): SqliteStore {
       }
     },
     async unsubscribe(token) {
-      if (!isUnsubscribeToken(token)) return "done";
+      if (!isUnsubscribeToken(token)) return "unknown";
       try {
         const removed = removeByToken.get(token) as { email: string } | undefined;
-        if (removed) console.info(`Newsletter: ${maskEmail(removed.email)} unsubscribed.`);
-        return "done";
+        if (!removed) return "unknown";
+        console.info(`Newsletter: ${maskEmail(removed.email)} unsubscribed.`);
+        return "removed";
       } catch (error) {
         console.error(`Newsletter: SQLite unsubscribe failed: ${describeCause(error)}`);
         return "failed";
