@@ -28,11 +28,14 @@ function statusOf(error: unknown): number {
  */
 export function answerServerError(req: IncomingMessage, res: ServerResponse, error: unknown, https: boolean): void {
   const status = statusOf(error);
-  const cause = oneLine(error instanceof Error ? `${error.name}: ${error.message}` : String(error), 120);
+  // The message may quote the request (a file path, a header), so it is escaped and the count goes by the error's
+  // name and code alone: a flood of one fault over many paths is still a few lines a minute.
+  const cause = logField(oneLine(error instanceof Error ? `${error.name}: ${error.message}` : String(error)), 120);
+  const code = (error as { code?: unknown } | null)?.code;
   warnThrottled(
-    `Server error ${status} (${cause}): ${req.method ?? "?"} ${logField(req.url ?? "")} ` +
+    `Server error ${status} ${cause}: ${req.method ?? "?"} ${logField(req.url ?? "")} ` +
       `from ${req.socket.remoteAddress ?? "unknown"}`,
-    `server error ${status} ${cause}`,
+    `server error ${status} ${error instanceof Error ? error.name : typeof error} ${String(code ?? "")}`,
   );
   // Part of an answer has gone out: the only honest end is to cut the connection.
   if (res.headersSent) {

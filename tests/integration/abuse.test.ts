@@ -273,9 +273,14 @@ describe("forged forwarding headers, hung-up clients and paths that try to leave
     symlinkSync(path.basename(loop), loop);
     try {
       const before = server.output().length;
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => fetch(`${server.url}/build/${path.basename(loop)}?n=${i}`)),
-      );
+      // The same loop under 20 names (its own and through 19 more links to it): 20 paths, 20 messages, one fault.
+      const names = [path.basename(loop)];
+      for (let i = 0; i < 19; i++) {
+        const link = `${loop}-${i}`;
+        symlinkSync(path.basename(loop), link);
+        names.push(path.basename(link));
+      }
+      const answers = await Promise.all(names.map((name) => fetch(`${server.url}/build/${name}`)));
       for (const answer of answers) {
         expect(answer.status).toBe(500);
         expectSecurityHeaders(answer.headers);
@@ -286,10 +291,11 @@ describe("forged forwarding headers, hung-up clients and paths that try to leave
       }
       const log = server.output().slice(before);
       expect(log).not.toMatch(STACK_LINE);
-      // 20 requests, each path different: one kind of fault, so at most 3 lines a minute.
+      // 20 requests, each path (and so each message) different: one kind of fault, so 3 lines a minute.
       expect(log.split("\n").filter((line) => line.includes("ELOOP"))).toHaveLength(3);
     } finally {
       rmSync(loop, { force: true });
+      for (let i = 0; i < 19; i++) rmSync(`${loop}-${i}`, { force: true });
     }
   });
 
