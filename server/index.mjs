@@ -91,10 +91,20 @@ app.use(
     immutable: true,
     maxAge: "1y",
     index: false,
+    // No directory redirects: express.static's adds a slash to whatever path it got, and a path such as
+    // `/\evil.com/../build` became `Location: /\evil.com/../build/`, which browsers resolve to another site.
+    redirect: false,
     setHeaders: setStaticHeaders,
   }),
 );
-app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false, setHeaders: setStaticHeaders }));
+app.use(
+  express.static(path.join(root, "public"), {
+    maxAge: "1h",
+    index: false,
+    redirect: false,
+    setHeaders: setStaticHeaders,
+  }),
+);
 app.all(
   "*",
   createRequestHandler({
@@ -105,6 +115,12 @@ app.all(
     // added; earlier ones are whatever the client claimed). The app reduces it to one key per visitor.
     getLoadContext: (req) => ({ clientAddress: req.ip ?? "unknown" }),
   }),
+);
+// Whatever reaches Express's error handling (Remix's adapter throws before Remix runs, for one) gets the site's own
+// page, never Express's default one with its stack.
+app.use(
+  /** @type {import("express").ErrorRequestHandler} */
+  (error, req, res, _next) => build.answerServerError(req, res, error, req.protocol === "https"),
 );
 
 /** Whether Express would call this request HTTPS (its `req.protocol`), for the cached page's HSTS header. */
@@ -146,8 +162,12 @@ function trackResponse(res) {
 const server = http.createServer((req, res) => {
   // Every response is tracked, the cached home page's too, so a shutdown waits for it and closes its connection.
   trackResponse(res);
-  if (guard(req, res)) return;
-  homePage(req, res, () => app(req, res));
+  try {
+    if (guard(req, res)) return;
+    homePage(req, res, () => app(req, res));
+  } catch (error) {
+    build.answerServerError(req, res, error, isHttps(req));
+  }
 });
 server.keepAliveTimeout = 65_000;
 server.listen(env.PORT, env.HOST, () => {

@@ -143,9 +143,11 @@ export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult
               </p>
             ) : null}
           </div>
-          {/* A honeypot: people never see or fill it; bots that fill every field are quietly ignored. */}
-          <div className="hidden" aria-hidden="true">
-            <label htmlFor={`${id}-website`}>Website</label>
+          {/* A honeypot: bots that fill every field are quietly ignored. Hidden by HTML itself, not only by the
+              stylesheet, so browsers without CSS hide it too; a text browser that shows it anyway shows a label
+              that tells the reader to leave it empty. */}
+          <div hidden aria-hidden="true">
+            <label htmlFor={`${id}-website`}>Leave this field empty</label>
             <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" />
           </div>
           <button

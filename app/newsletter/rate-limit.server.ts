@@ -85,7 +85,7 @@ export const subscribeRateLimiter = createRateLimiter({
   windowMs: 60_000,
 });
 
-/** Unsubscribe posts per visitor address per minute: the same limit as sign-ups, counted on its own. */
+/** Unsubscribe posts with a token that belongs to nobody, per visitor address per minute (the sign-up limit). */
 export const unsubscribeRateLimiter = createRateLimiter({
   limit: env.SUBSCRIBE_RATE_LIMIT_PER_MINUTE,
   windowMs: 60_000,

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { AppLoadContext } from "@remix-run/node";
 import type { ToastView } from "~/utils/toast-view";
-import { clientAddressOf } from "~/utils/client-address.server";
+import { clientAddressOf, logClient } from "~/utils/client-address.server";
 import { maskEmail } from "~/newsletter/mask-email.server";
 import {
   ALREADY_SUBSCRIBED_TOAST,
@@ -14,6 +14,7 @@ import {
   SUBSCRIBED_TOAST,
 } from "~/newsletter/messages";
 import { HONEYPOT_FIELD, subscribeSchema } from "~/newsletter/schema.server";
+import { logField, warnThrottled } from "~/utils/log.server";
 import { readForm } from "~/utils/read-form.server";
 import { subscribeRateLimiter } from "~/newsletter/rate-limit.server";
 import { subscriberStore, type SubscribeOutcome } from "~/newsletter/subscribers.server";
@@ -37,6 +38,8 @@ export async function subscribeAction(request: Request, context: AppLoadContext)
   try {
     const decision = await decide(request, clientAddressOf(context));
     if (decision === "far-too-large") return new Response("Payload Too Large", { status: 413 });
+    // Nobody is left to read an answer: a short one, for the log's sake.
+    if (decision === "cut-off") return new Response("Bad Request", { status: 400 });
     return await redirectWithToast(request, "/", decision.toast, decision.formReply);
   } catch (error) {
     // A visitor always gets a page: an unexpected error is logged and shown as the generic failure.
@@ -62,12 +65,19 @@ const rejected = (message: string): Decision => ({
   formReply: reply("invalid", { status: "error", error: { email: [message] } }),
 });
 
-async function decide(request: Request, client: string): Promise<Decision | "far-too-large"> {
+async function decide(request: Request, client: string): Promise<Decision | "far-too-large" | "cut-off"> {
   const read = await readForm(request);
   switch (read.kind) {
     case "far-too-large":
-      console.warn(`Newsletter: refused an oversized post from ${client}.`);
+      warnThrottled(`Newsletter: refused an oversized post from ${logClient(client)}.`, "oversized sign-up");
       return "far-too-large";
+    case "cut-off":
+      // A client that hangs up mid-post is ordinary on the internet: one short line at most, never a stack.
+      warnThrottled(
+        `Newsletter: a sign-up post was cut off by ${logClient(client)}; nothing stored.`,
+        "cut-off sign-up",
+      );
+      return "cut-off";
     case "too-large":
       // Only the address can be long in this form, so an oversized body is an address that is too long.
       return rejected(EMAIL_TOO_LONG_MESSAGE);
@@ -79,7 +89,7 @@ async function decide(request: Request, client: string): Promise<Decision | "far
   const honeypot = form.get(HONEYPOT_FIELD);
   if (honeypot !== null && honeypot !== "") {
     // A bot filled in the hidden field: it is told it succeeded, so it has nothing to learn, and nothing is stored.
-    console.warn(`Newsletter: honeypot filled by ${client}; nothing stored.`);
+    warnThrottled(`Newsletter: honeypot filled by ${logClient(client)}; nothing stored.`, "honeypot");
     return { toast: SUBSCRIBED_TOAST, formReply: reply("subscribed", { initialValue: null }) };
   }
 
@@ -91,7 +101,7 @@ async function decide(request: Request, client: string): Promise<Decision | "far
   const hideFields = String(form.get("email") ?? "").length > EMAIL_MAX_LENGTH ? ["email"] : [];
 
   if (!subscribeRateLimiter.hit(client)) {
-    console.warn(`Newsletter: rate limit reached by ${client}; nothing stored.`);
+    warnThrottled(`Newsletter: rate limit reached by ${logClient(client)}; nothing stored.`, "sign-up rate limit");
     return { toast: SOMETHING_WENT_WRONG_TOAST, formReply: reply("failed", submission.reply({ hideFields })) };
   }
 

@@ -57,6 +57,20 @@ export function isValidHost(value: string): boolean {
   }
 }
 
+/** Every comma-separated value of a header, trimmed (undefined when the header is absent). */
+function allValues(header: string | string[] | undefined): string[] | undefined {
+  if (header === undefined) return undefined;
+  return (Array.isArray(header) ? header.join(",") : header).split(",").map((value) => value.trim());
+}
+
+/**
+ * Headers the request URL is built from when the proxy is trusted: Express takes the host from the first
+ * X-Forwarded-Host value and the scheme from X-Forwarded-Proto, and Remix's adapter takes the port from whatever
+ * follows the first colon of the whole X-Forwarded-Host header, trusted or not. Without a trusted proxy they are the
+ * client's claims and are removed before anything reads them.
+ */
+const FORWARDED_URL_HEADERS = ["x-forwarded-host", "x-forwarded-proto"] as const;
+
 export interface CrossSiteInput {
   /** `Sec-Fetch-Site`, sent by every current browser with every request. */
   secFetchSite: string | undefined;
@@ -119,8 +133,8 @@ export function createRequestGuard({ trustProxy, siteUrl, isHttps }: RequestGuar
     if (!host) return { status: 400, reason: "missing Host" };
     if (!isValidHost(host)) return { status: 400, reason: "bad Host" };
     if (trustProxy) {
-      const forwardedHost = firstValue(req.headers["x-forwarded-host"]);
-      if (forwardedHost !== undefined && !isValidHost(forwardedHost)) {
+      const forwardedHosts = allValues(req.headers["x-forwarded-host"]);
+      if (forwardedHosts !== undefined && !forwardedHosts.every(isValidHost)) {
         return { status: 400, reason: "bad X-Forwarded-Host" };
       }
       const proto = firstValue(req.headers["x-forwarded-proto"]);
@@ -219,6 +233,7 @@ export function createRequestGuard({ trustProxy, siteUrl, isHttps }: RequestGuar
       return true;
     }
     noteForwarding(req);
+    if (!trustProxy) for (const name of FORWARDED_URL_HEADERS) delete req.headers[name];
     if (req.method === "POST") delete req.headers.origin;
     return false;
   };

@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from "node:net";
 import type { AppLoadContext } from "@remix-run/node";
+import { logField } from "~/utils/log.server";
 
 /**
  * The visitor's key for the rate limits and the log, from server/index.mjs's load context ("unknown" if a different
@@ -8,6 +9,11 @@ import type { AppLoadContext } from "@remix-run/node";
 export function clientAddressOf(context: AppLoadContext): string {
   const address: unknown = context.clientAddress;
   return typeof address === "string" && address !== "" ? visitorKey(address) : "unknown";
+}
+
+/** A visitor key as a log line may quote it: an address as it is, anything else (a forged header) escaped. */
+export function logClient(client: string): string {
+  return /^[0-9A-Fa-f.:/]+$/.test(client) ? client : logField(client, 100);
 }
 
 /**

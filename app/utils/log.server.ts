@@ -7,8 +7,13 @@ export const MAX_LOGGED_CHARS = 200;
  */
 export function logField(value: string, max = MAX_LOGGED_CHARS): string {
   const cut = value.length > max ? value.slice(0, max) : value;
-  // JSON string syntax escapes quotes, backslashes and every control character.
-  const quoted = JSON.stringify(cut);
+  // JSON string syntax escapes quotes, backslashes and the C0 control characters; DEL, the C1 controls (a header
+  // value arrives as Latin-1, so bytes 0x80–0x9F are such characters: NEL ends a line, CSI starts a terminal escape)
+  // and the Unicode line separators are escaped too.
+  const quoted = JSON.stringify(cut).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   return value.length > max ? `${quoted}… (${value.length} chars)` : quoted;
 }
 
@@ -63,9 +68,12 @@ export function createLogThrottle({
 
 const throttle = createLogThrottle();
 
-/** Writes a warning about an odd or refused request: one short line, identical lines rate-limited. */
-export function warnThrottled(line: string) {
-  const { write, suppressedBefore } = throttle.allow(line);
+/**
+ * Writes a warning about an odd or refused request: one short line, identical lines rate-limited. `kind`, when given,
+ * is what is counted instead of the line, so a flood that varies the quoted path or address is still held back.
+ */
+export function warnThrottled(line: string, kind: string = line) {
+  const { write, suppressedBefore } = throttle.allow(kind);
   if (!write) return;
   console.warn(suppressedBefore > 0 ? `${line} (${suppressedBefore} more like it held back)` : line);
 }

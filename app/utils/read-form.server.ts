@@ -24,7 +24,9 @@ export type FormRead =
   | { kind: "too-large" }
   /** Too large to read to the end: answer 413 and close the connection. */
   | { kind: "far-too-large" }
-  | { kind: "not-a-form" };
+  | { kind: "not-a-form" }
+  /** The client hung up before the body's end: nobody is left to answer. */
+  | { kind: "cut-off" };
 
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
@@ -43,17 +45,22 @@ export async function readForm(request: Request): Promise<FormRead> {
   let received = 0;
   if (request.body) {
     const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      received += value.byteLength;
-      if (received > MAX_DRAIN_BYTES) {
-        // The rest is read and dropped (up to a bound) before the 413 goes out: a connection closed with unread data
-        // is reset, and a reset makes the client drop our answer unread.
-        await discardRest(reader, MAX_DISCARD_BYTES - received);
-        return { kind: "far-too-large" };
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        received += value.byteLength;
+        if (received > MAX_DRAIN_BYTES) {
+          // The rest is read and dropped (up to a bound) before the 413 goes out: a connection closed with unread
+          // data is reset, and a reset makes the client drop our answer unread.
+          await discardRest(reader, MAX_DISCARD_BYTES - received);
+          return { kind: "far-too-large" };
+        }
+        if (received <= MAX_FORM_BYTES) chunks.push(value);
       }
-      if (received <= MAX_FORM_BYTES) chunks.push(value);
+    } catch {
+      // The only way reading a request's body fails: the connection went before the body's end ("aborted").
+      return { kind: "cut-off" };
     }
   }
   if (received > MAX_FORM_BYTES) return { kind: "too-large" };

@@ -82,6 +82,27 @@ test.describe("newsletter sign-up", () => {
     await expect(form.dialog).toBeHidden();
   });
 
+  test("the honeypot stays hidden without the stylesheet too, and tells anyone who sees it to leave it empty", async ({
+    page,
+  }) => {
+    await visit(page, "/");
+    const form = newsletter(page);
+    await form.opener.click();
+    await expect(form.dialog).toBeVisible();
+    // As a browser that ignores CSS (w3m, lynx, a reader mode) shows the page: the site's own styles gone, the
+    // browser's built-in ones (which hide `hidden`) kept.
+    await page.evaluate(() =>
+      document.querySelectorAll("style, link[rel=stylesheet]").forEach((node) => node.remove()),
+    );
+    await expect(form.input).toBeVisible();
+    const honeypot = form.dialog.locator("input[name=website]");
+    await expect(honeypot).toBeHidden();
+    // The field keeps its name (bots look for it) and is never reached by Tab or announced.
+    await expect(honeypot).toHaveAttribute("tabindex", "-1");
+    const label = form.dialog.locator(`label[for="${await honeypot.getAttribute("id")}"]`);
+    await expect(label).toHaveText(/leave this field empty/i);
+  });
+
   test("Escape closes the dialog", async ({ page }) => {
     await visit(page, "/");
     const form = newsletter(page);

@@ -221,6 +221,20 @@ for (const front of fronts) {
       expect(plain.headers()["location"]).toBe(`${proxy.url}/unsubscribe?token=oops`);
     });
 
+    test("a visitor's forged X-Forwarded-Host never reaches the app: the proxy sets its own", async ({ request }) => {
+      test.skip(!front.shipped, "the shipped files only");
+      for (const forged of ["x:65536", "x:-1", "example.com,:65536"]) {
+        const before = app.output().length;
+        for (const path of ["/healthz", "/?x=1", "/_root.data"]) {
+          const response = await request.get(`${proxy.url}${path}`, { headers: { "X-Forwarded-Host": forged } });
+          expect(response.status(), `${forged} ${path}`).toBe(200);
+          expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+        }
+        expect(app.output().slice(before)).not.toMatch(/^\s+at /m);
+        expect(app.output().slice(before)).not.toContain("X-Forwarded-Host");
+      }
+    });
+
     test("the rate limit counts the visitor's address: a forged X-Forwarded-For does not reset it", async ({
       page,
     }, testInfo) => {

@@ -1,12 +1,13 @@
 // Hostile input against the production server on loopback: every request gets a bounded answer, a 4xx for what is
 // malformed, never a 5xx nor a stall; what is acknowledged is stored. Every loop here is bounded in count and time.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { postForm, storedEmails, subscribe } from "../support/newsletter-http";
-import { inPool, serverHarness, type ServerProcess, tempDir } from "../support/production-server";
+import { inPool, ROOT, serverHarness, type ServerProcess, tempDir } from "../support/production-server";
 import { rawRequest } from "../support/raw-http";
 
 const DEEP_PATH = `/${"a/".repeat(7_000)}`;
@@ -233,6 +234,235 @@ describe("rate limits behind a proxy: one key per visitor", () => {
     expect(
       await outcomes(["2001:db8:1:2::1", "2001:db8:1:2::2", "[2001:db8:1:2:ffff::3]:443", "2001:db8:1:3::1"], "ipv6"),
     ).toEqual(["stored", "stored", "refused", "stored"]);
+  });
+});
+
+describe("forged forwarding headers, hung-up clients and paths that try to leave the site", () => {
+  let server: ServerProcess;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = harness.scratchDir();
+    server = await harness.start({ DATA_DIR: dataDir });
+  });
+  afterAll(() => harness.cleanup());
+
+  // Remix's adapter reads X-Forwarded-Host's port whatever `trust proxy` says; these made it throw `Invalid URL`.
+  it.each(["x:65536", "x:-1", "example.com,:65536"])(
+    "ignores X-Forwarded-Host: %s when no proxy is trusted, on every route that reaches Express",
+    async (forwardedHost) => {
+      const before = server.output().length;
+      const headers = { "X-Forwarded-Host": forwardedHost };
+      const answers = await Promise.all([
+        fetch(`${server.url}/healthz`, { headers }),
+        fetch(`${server.url}/?x=1`, { headers }),
+        fetch(`${server.url}/_root.data`, { headers }),
+        post(`${server.url}/?index`, headers, `forwarded-${forwardedHost.length}@example.com`),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 303]);
+      for (const answer of answers) {
+        expectSecurityHeaders(answer.headers);
+        await answer.arrayBuffer();
+      }
+      expect(server.output().slice(before)).not.toMatch(STACK_LINE);
+    },
+  );
+
+  it("answers whatever throws with the site's own 500 page and the usual headers, in a few lines of log", async () => {
+    // A fault Express itself reports (a symlink loop among the built files: ELOOP), not one Remix catches.
+    const loop = path.join(ROOT, "public", "build", `loop-${process.pid}`);
+    symlinkSync(path.basename(loop), loop);
+    try {
+      const before = server.output().length;
+      // The same loop under 20 names (its own and through 19 more links to it): 20 paths, 20 messages, one fault.
+      const names = [path.basename(loop)];
+      for (let i = 0; i < 19; i++) {
+        const link = `${loop}-${i}`;
+        symlinkSync(path.basename(loop), link);
+        names.push(path.basename(link));
+      }
+      const answers = await Promise.all(names.map((name) => fetch(`${server.url}/build/${name}`)));
+      for (const answer of answers) {
+        expect(answer.status).toBe(500);
+        expectSecurityHeaders(answer.headers);
+        expect(answer.headers.get("cache-control")).toBe("no-store");
+        const page = await answer.text();
+        expect(page).toContain("<h1>Something went wrong</h1>");
+        expect(page).not.toContain("ELOOP");
+      }
+      const log = server.output().slice(before);
+      expect(log).not.toMatch(STACK_LINE);
+      // 20 requests, each path (and so each message) different: one kind of fault, so 3 lines a minute.
+      expect(log.split("\n").filter((line) => line.includes("ELOOP"))).toHaveLength(3);
+    } finally {
+      rmSync(loop, { force: true });
+      for (let i = 0; i < 19; i++) rmSync(`${loop}-${i}`, { force: true });
+    }
+  });
+
+  it("never redirects off the site, whatever the path holds", async () => {
+    const targets = [
+      "/\\evil.com/../build",
+      "/\\\\evil.com/../build",
+      "//evil.com/../build",
+      "//evil.com",
+      "/%5cevil.com/../build",
+      "/%2f%2fevil.com/../build",
+      "/%2fevil.com/%2e%2e/build",
+      "/build%2f..%2f",
+      "/build/../build",
+      "/./build",
+      "/build",
+      "/build/",
+    ];
+    for (const target of targets) {
+      const response = await rawRequest(server.url, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close`);
+      expect(response.status, target).toBeGreaterThanOrEqual(200);
+      expect(response.status, target).toBeLessThan(500);
+      const location = response.headers["location"];
+      if (location !== undefined) {
+        expect(new URL(location, "http://127.0.0.1/").origin, `${target} → ${location}`).toBe("http://127.0.0.1");
+      }
+    }
+  });
+
+  it("takes a client hanging up mid-post with at most a few short lines, never a stack", async () => {
+    const before = server.output().length;
+    const { hostname, port } = new URL(server.url);
+    // 20 sign-up posts that promise 200 bytes, send 20, and hang up.
+    await Promise.all(
+      Array.from(
+        { length: 20 },
+        () =>
+          new Promise<void>((resolve) => {
+            const socket = net.connect(Number(port), hostname, () => {
+              socket.write(
+                "POST /?index HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+                  "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 200\r\n\r\nemail=cut-off%40exam",
+              );
+              setTimeout(() => socket.destroy(), 100);
+            });
+            socket.on("error", () => {});
+            socket.on("close", () => resolve());
+          }),
+      ),
+    );
+    // The server notices each hang-up on its own: wait for its word on them (either way), then a moment more.
+    await server.waitForOutput("cut off", 5_000).catch(() => server.waitForOutput("unexpectedly", 1_000));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const log = server.output().slice(before);
+    expect(log).not.toMatch(STACK_LINE);
+    expect(log).not.toContain("failed unexpectedly");
+    expect(log.split("\n").filter(Boolean).length).toBeLessThanOrEqual(3);
+    expect(storedEmails(dataDir)).not.toContain("cut-off@exam");
+  });
+
+  it.each([
+    ["a 100-character local part", `${"a".repeat(100)}@example.com`],
+    ["a 70-character domain label", `ada@${"b".repeat(70)}.com`],
+    ["a label ending in a hyphen", "a@x-.co"],
+  ])("refuses an address with %s that the browser's type=email refuses", async (_label, email) => {
+    expect(await subscribe(server.url, email)).toMatchObject({
+      message: "Invalid email",
+      description: "Please enter a valid email address",
+    });
+    expect(storedEmails(dataDir)).not.toContain(email);
+  });
+});
+
+describe("behind a trusted proxy: forwarded headers checked, every unsubscribe honoured, addresses escaped", () => {
+  let server: ServerProcess;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = harness.scratchDir();
+    server = await harness.start({ TRUST_PROXY: "true", SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "2", DATA_DIR: dataDir });
+  });
+  afterAll(() => harness.cleanup());
+
+  it.each(["x:65536", "x:-1", "example.com,:65536", "example.com, x:99999", "example.com,"])(
+    "refuses X-Forwarded-Host: %s with 400 and the usual headers",
+    async (forwardedHost) => {
+      const before = server.output().length;
+      const response = await fetch(`${server.url}/healthz`, { headers: { "X-Forwarded-Host": forwardedHost } });
+      expect(response.status).toBe(400);
+      expectSecurityHeaders(response.headers);
+      expect(server.output().slice(before)).not.toMatch(STACK_LINE);
+    },
+  );
+
+  it("takes a well-formed X-Forwarded-Host chain", async () => {
+    const response = await fetch(`${server.url}/healthz`, {
+      headers: { "X-Forwarded-Host": "example.com, proxy.internal:8080" },
+    });
+    expect(response.status).toBe(200);
+  });
+
+  const tokenOf = (email: string) => {
+    const db = new DatabaseSync(path.join(dataDir, "newsletter.sqlite"), { readOnly: true });
+    try {
+      return (
+        db.prepare("select unsubscribe_token as token from newsletter_subscribers where email = ?").get(email) as
+          { token: string } | undefined
+      )?.token;
+    } finally {
+      db.close();
+    }
+  };
+
+  const oneClick = (token: string, forwardedFor: string) =>
+    fetch(`${server.url}/unsubscribe?token=${token}`, {
+      method: "POST",
+      body: "List-Unsubscribe=One-Click",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": forwardedFor },
+    });
+
+  it("honours every one-click unsubscribe from one mail provider's address; only unknown tokens are limited", async () => {
+    const readers = Array.from({ length: 8 }, (_, i) => `one-click-${i}@example.com`);
+    for (const [i, email] of readers.entries()) {
+      // Each reader signs up from an address of their own (the sign-up limit is two a minute per address).
+      const posted = await postForm(server.url, body(email), {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "X-Forwarded-For": `198.51.100.${i + 10}`,
+      });
+      expect(posted.status).toBe(303);
+    }
+    const tokens = readers.map((email) => tokenOf(email)!);
+    expect(tokens.every(Boolean)).toBe(true);
+    // A mail provider posts them all from one shared address.
+    const statuses: number[] = [];
+    for (const token of tokens) {
+      const response = await oneClick(token, "192.0.2.25");
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual(readers.map(() => 200));
+    expect(readers.filter((email) => tokenOf(email) !== undefined)).toEqual([]);
+    // Tokens that belong to nobody (here: already used) count: two a minute, then 429.
+    const unknown: number[] = [];
+    for (const token of tokens.slice(0, 3)) {
+      const response = await oneClick(token, "192.0.2.25");
+      await response.arrayBuffer();
+      unknown.push(response.status);
+    }
+    expect(unknown).toEqual([200, 200, 429]);
+  });
+
+  it("escapes a forged client address in every log line", async () => {
+    const before = server.output().length;
+    // What Node's parser lets through in a header: a tab and the C1 controls (bytes 0x80–0x9F: NEL, CSI).
+    const forged = "203.0.113.9\t\u0085forged\u009b2K";
+    const response = await rawRequest(
+      server.url,
+      "POST /?index HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" +
+        `X-Forwarded-For: ${forged}\r\n` +
+        "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 41",
+      "email=bot%40example.com&website=spam.test",
+    );
+    expect(response.status).toBe(303);
+    const log = server.output().slice(before);
+    expect(log).toContain("honeypot");
+    // eslint-disable-next-line no-control-regex -- the point: no raw control character reaches the log
+    expect(log).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(log).toContain("\\u0085forged");
   });
 });
 

@@ -199,18 +199,18 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
     expect(a!.unsubscribeToken).not.toBe(b!.unsubscribeToken);
   });
 
-  it("removes exactly the subscriber holding the token; an unknown or used token changes nothing, same answer", async () => {
+  it("removes exactly the subscriber holding the token; an unknown or used token changes nothing and says so", async () => {
     const store = openStore();
     const log = vi.spyOn(console, "info").mockImplementation(() => {});
     await store.subscribe("stay@example.com");
     await store.subscribe("leave@example.com");
     const leave = store.list().find((row) => row.email === "leave@example.com")!;
-    await expect(store.unsubscribe("3f1e2d4c-5b6a-4789-8abc-def012345678")).resolves.toBe("done");
-    await expect(store.unsubscribe("not-a-token")).resolves.toBe("done");
+    await expect(store.unsubscribe("3f1e2d4c-5b6a-4789-8abc-def012345678")).resolves.toBe("unknown");
+    await expect(store.unsubscribe("not-a-token")).resolves.toBe("unknown");
     expect(store.count()).toBe(2);
-    await expect(store.unsubscribe(leave.unsubscribeToken)).resolves.toBe("done");
+    await expect(store.unsubscribe(leave.unsubscribeToken)).resolves.toBe("removed");
     expect(store.list().map((row) => row.email)).toEqual(["stay@example.com"]);
-    await expect(store.unsubscribe(leave.unsubscribeToken)).resolves.toBe("done");
+    await expect(store.unsubscribe(leave.unsubscribeToken)).resolves.toBe("unknown");
     expect(store.count()).toBe(1);
     // The log names the address masked, never in full.
     expect(log.mock.calls.flat().join(" ")).toContain("l***@example.com");

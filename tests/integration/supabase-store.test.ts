@@ -41,6 +41,18 @@ describe("the Supabase store (against a PostgREST stub over HTTP)", () => {
     expect(JSON.parse(request!.body)).toEqual({ email: "ada@example.com" });
   });
 
+  it("unsubscribes through the database function and says whether the token belonged to anyone", async () => {
+    stub.seedEmails("leave@example.com");
+    const token = stub.tokenOf("leave@example.com")!;
+    expect(await store.unsubscribe("3f1e2d4c-5b6a-4789-8abc-def012345678")).toBe("unknown");
+    expect(await store.unsubscribe(token)).toBe("removed");
+    expect(stub.storedEmails).toEqual([]);
+    expect(await store.unsubscribe(token)).toBe("unknown");
+    // Not a token at all: PostgREST is not even asked.
+    expect(await store.unsubscribe("not-a-token")).toBe("unknown");
+    expect(stub.unsubscribeCalls).toBe(3);
+  });
+
   it("answers 'duplicate' on 409 / 23505, for a case variant too", async () => {
     stub.seedEmails("ada@example.com");
     expect(await store.subscribe("ADA@example.com")).toBe("duplicate");

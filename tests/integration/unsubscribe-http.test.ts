@@ -103,7 +103,7 @@ describe("unsubscribe, embedded store", () => {
   });
 });
 
-describe("unsubscribe, rate-limited like the sign-up", () => {
+describe("unsubscribe: unknown tokens rate-limited like the sign-up", () => {
   let server: ServerProcess;
 
   beforeAll(async () => {
@@ -114,7 +114,7 @@ describe("unsubscribe, rate-limited like the sign-up", () => {
     await server?.stop();
   });
 
-  it("answers the second post in a minute from one address with 429 and a clear message", async () => {
+  it("answers the second unknown token in a minute from one address with 429 and a clear message", async () => {
     const first = await post(server, `?token=${UNKNOWN_TOKEN}`, { token: UNKNOWN_TOKEN });
     expect(first.status).toBe(200);
     await first.arrayBuffer();

@@ -8,6 +8,7 @@ import { SUPABASE_BASELINE } from "../support/supabase-baseline";
 const migration = (name: string) => new URL(`../../supabase/migrations/${name}`, import.meta.url);
 const FIRST = migration("20250925000000_newsletter_subscribers.sql");
 const UNSUBSCRIBE = migration("20261123000000_newsletter_unsubscribe.sql");
+const ANSWER = migration("20261124000000_newsletter_unsubscribe_answer.sql");
 
 let db: PGlite;
 
@@ -41,6 +42,9 @@ beforeAll(async () => {
   // Subscribers from before the new migration.
   await db.exec("insert into public.newsletter_subscribers (email) values ('old@example.com'), ('older@example.com')");
   await db.exec(await readFile(UNSUBSCRIBE, "utf8"));
+  // Applied twice without error, as a re-run must be; the next migration then changes the function's answer.
+  await db.exec(await readFile(UNSUBSCRIBE, "utf8"));
+  await db.exec(await readFile(ANSWER, "utf8"));
 }, 120_000);
 
 afterAll(async () => {
@@ -58,7 +62,7 @@ describe("the unsubscribe migration", () => {
   });
 
   it("can be applied a second time without error", async () => {
-    await db.exec(await readFile(UNSUBSCRIBE, "utf8"));
+    await db.exec(await readFile(ANSWER, "utf8"));
     expect(await rows()).toHaveLength(3);
   });
 
@@ -86,20 +90,24 @@ describe("the unsubscribe migration", () => {
     ).toBe("42501");
   });
 
-  it("as anon, a wrong token deletes nothing, the right one deletes exactly its row", async () => {
+  it("as anon, a wrong token deletes nothing, the right one deletes exactly its row; each says which", async () => {
     const before = await rows();
     const answer = await asAnon((tx) =>
       tx.query("select public.unsubscribe_newsletter($1) as result", ["3f1e2d4c-5b6a-4789-8abc-def012345678"]),
     );
-    expect(answer.rows).toEqual([{ result: null }]);
+    expect(answer.rows).toEqual([{ result: false }]);
     expect(await rows()).toEqual(before);
 
     const target = before.find((row) => row.email === "older@example.com")!;
-    await asAnon((tx) => tx.query("select public.unsubscribe_newsletter($1)", [target.token]));
+    const removed = await asAnon((tx) =>
+      tx.query("select public.unsubscribe_newsletter($1) as result", [target.token]),
+    );
+    expect(removed.rows).toEqual([{ result: true }]);
     expect((await rows()).map((row) => row.email)).toEqual(["old@example.com", "new@example.com"]);
 
-    // Used again: nothing more goes, and the answer is the same.
-    await asAnon((tx) => tx.query("select public.unsubscribe_newsletter($1)", [target.token]));
+    // Used again: nothing more goes, and the token now belongs to nobody.
+    const again = await asAnon((tx) => tx.query("select public.unsubscribe_newsletter($1) as result", [target.token]));
+    expect(again.rows).toEqual([{ result: false }]);
     expect(await rows()).toHaveLength(2);
   });
 

@@ -44,7 +44,7 @@ export interface NginxSiteOptions {
   appPort: number;
   certificate: string;
   key: string;
-  /** false drops the shipped `proxy_set_header Host` line: the mistake the app must survive. */
+  /** false drops the shipped `proxy_set_header Host` (and X-Forwarded-Host) lines: the mistake the app must survive. */
   passHost: boolean;
 }
 
@@ -65,6 +65,13 @@ export function nginxSite(shipped: string, options: NginxSiteOptions): string {
     site,
     /^(\s*)proxy_set_header Host \$host;\n/m,
     options.passHost ? "$1proxy_set_header Host $host:$server_port;\n" : "",
+    file,
+  );
+  // The older set-up without the Host line had no X-Forwarded-Host line either.
+  site = replaceIn(
+    site,
+    /^(\s*)proxy_set_header X-Forwarded-Host \$host;\n/m,
+    options.passHost ? "$1proxy_set_header X-Forwarded-Host $host:$server_port;\n" : "",
     file,
   );
   return site;

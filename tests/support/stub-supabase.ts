@@ -475,8 +475,9 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
   }
 
   /**
-   * POST /rest/v1/rpc/unsubscribe_newsletter {"token": …}: deletes the row holding the token, answers 204 either way
-   * (a void function). The insert behaviour's errors and hangs apply here too: both are PostgREST.
+   * POST /rest/v1/rpc/unsubscribe_newsletter {"token": …}: deletes the row holding the token and answers whether it
+   * did (`true` or `false`, as PostgREST sends a boolean function's result). The insert behaviour's errors and hangs
+   * apply here too: both are PostgREST.
    */
   function handleRpc(response: ServerResponse, request: RecordedRequest, name: string): void {
     if (rejectKey(response, request)) return;
@@ -504,13 +505,15 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     if (typeof token !== "string" || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(token)) {
       return send(response, json(400, pgError("22P02", `invalid input syntax for type uuid: "${String(token)}"`)));
     }
+    let removed = false;
     for (const [email, held] of tokens) {
       if (held === token.toLowerCase()) {
         tokens.delete(email);
         stored.delete(email);
+        removed = true;
       }
     }
-    send(response, { status: 204 }, behaviour.kind === "store" ? behaviour.delayMs : undefined);
+    send(response, json(200, removed), behaviour.kind === "store" ? behaviour.delayMs : undefined);
   }
 
   /** The API gateway rejects a missing or foreign key before PostgREST sees the request; true when it did. */

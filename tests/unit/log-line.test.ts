@@ -6,6 +6,10 @@ describe("logField", () => {
     expect(logField("/a\nforged\u0000\u001b[31m")).toBe('"/a\\nforged\\u0000\\u001b[31m"');
   });
 
+  it("escapes DEL, the C1 controls a Latin-1 header can carry (NEL, CSI) and the Unicode line separators", () => {
+    expect(logField("a\u007fb\u0085c\u009b2Kd\u2028e\u2029")).toBe('"a\\u007fb\\u0085c\\u009b2Kd\\u2028e\\u2029"');
+  });
+
   it("cuts a long value and says how long it was", () => {
     const field = logField("a".repeat(14_000));
     expect(field).toBe(`"${"a".repeat(MAX_LOGGED_CHARS)}"… (14000 chars)`);

@@ -264,15 +264,16 @@ export function openSqliteStore(dataDir: string): SqliteStore {
       }
     },
     async unsubscribe(token) {
-      if (!isUnsubscribeToken(token)) return "done";
+      if (!isUnsubscribeToken(token)) return "unknown";
       try {
         const removed = transaction(conn.db, () => {
           const row = conn.removeByToken.get(token) as { email: string } | undefined;
           if (row) conn.noteUnsubscribe.run(token);
           return row;
         });
-        if (removed) console.info(`Newsletter: ${maskEmail(removed.email)} unsubscribed.`);
-        return "done";
+        if (!removed) return "unknown";
+        console.info(`Newsletter: ${maskEmail(removed.email)} unsubscribed.`);
+        return "removed";
       } catch (error) {
         console.error(`Newsletter: SQLite unsubscribe failed: ${describeCause(error)}`);
         return "failed";

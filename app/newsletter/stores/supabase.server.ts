@@ -69,12 +69,14 @@ export function createSupabaseStore({ url, anonKey, timeoutMs = SUPABASE_TIMEOUT
       }
     },
     async unsubscribe(token) {
-      if (!isUnsubscribeToken(token)) return "done";
+      if (!isUnsubscribeToken(token)) return "unknown";
       try {
-        const { error, status } = await client
+        const { data, error, status } = await client
           .rpc(UNSUBSCRIBE_FUNCTION, { token })
           .abortSignal(AbortSignal.timeout(timeoutMs));
-        if (!error && status >= 200 && status < 300) return "done";
+        // The function answers whether it removed a row; a database still on the first version of the function
+        // answers nothing, and then the token is taken as known: a reader is never refused for what we cannot tell.
+        if (!error && status >= 200 && status < 300) return data === false ? "unknown" : "removed";
         const code = error?.code ? ` ${String(error.code)}` : "";
         const message = error?.message ? `: ${describeCause(error.message)}` : "";
         console.error(`Newsletter: Supabase unsubscribe failed (HTTP ${status}${code})${message}`);

@@ -3,10 +3,11 @@ import { oneLine } from "~/utils/log.server";
 export type SubscribeOutcome = "subscribed" | "duplicate" | "failed";
 
 /**
- * What became of an unsubscribe request. "done" whether or not the token belonged to anyone: the answer never tells
- * whether an address is on the list.
+ * What became of an unsubscribe request: "removed" when the token belonged to a subscriber, "unknown" when it belongs
+ * to nobody (never given, or already used). The page answers both alike; only unknown tokens count against the
+ * unsubscribe rate limit, so a mail provider's one-click posts for many readers from one address are all honoured.
  */
-export type UnsubscribeOutcome = "done" | "failed";
+export type UnsubscribeOutcome = "removed" | "unknown" | "failed";
 
 /** Where addresses go. Both stores treat case variants of an address as the same subscriber. */
 export interface SubscriberStore {

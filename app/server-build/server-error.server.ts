@@ -1,0 +1,54 @@
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
+import { logField, oneLine, warnThrottled } from "~/utils/log.server";
+import { resourceHeaders } from "~/utils/security-headers.server";
+
+// The root error boundary's words, as a page of its own: it is sent when Remix itself could not run (a request it
+// cannot turn into a URL, a fault in the server around it), so nothing here may depend on the app rendering.
+const SERVER_ERROR_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>Something went wrong</title></head>
+<body><main><h1>Something went wrong</h1>
+<p>Please try again later.</p>
+<p><a href="/">Return to Home</a></p></main></body></html>
+`;
+
+/** The status an error asks for when it is the client's doing (a 4xx from a middleware), else 500. */
+function statusOf(error: unknown): number {
+  const status =
+    (error as { status?: unknown; statusCode?: unknown } | null)?.status ??
+    (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === "number" && status >= 400 && status < 500 ? status : 500;
+}
+
+/**
+ * The last resort for anything that throws outside Remix's own error handling (server/index.mjs: around the whole
+ * request, and as Express's error handler): the site's 500 page with the usual headers, never Express's default page
+ * or a stack. One short log line, counted by the error's kind, so a flood of one fault costs a few lines a minute
+ * whatever paths it uses.
+ */
+export function answerServerError(req: IncomingMessage, res: ServerResponse, error: unknown, https: boolean): void {
+  const status = statusOf(error);
+  // The message may quote the request (a file path, a header), so it is escaped and the count goes by the error's
+  // name and code alone: a flood of one fault over many paths is still a few lines a minute.
+  const cause = logField(oneLine(error instanceof Error ? `${error.name}: ${error.message}` : String(error)), 120);
+  const code = (error as { code?: unknown } | null)?.code;
+  warnThrottled(
+    `Server error ${status} ${cause}: ${req.method ?? "?"} ${logField(req.url ?? "")} ` +
+      `from ${req.socket.remoteAddress ?? "unknown"}`,
+    `server error ${status} ${error instanceof Error ? error.name : typeof error} ${String(code ?? "")}`,
+  );
+  // Part of an answer has gone out: the only honest end is to cut the connection.
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = status === 500 ? SERVER_ERROR_PAGE : `${STATUS_CODES[status] ?? "Client Error"}\n`;
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  res.writeHead(status, {
+    ...resourceHeaders(https),
+    "Content-Type": status === 500 ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "Cache-Control": "no-store",
+  });
+  res.end(req.method === "HEAD" ? undefined : body);
+}
