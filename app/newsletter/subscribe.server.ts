@@ -14,7 +14,7 @@ import {
   SUBSCRIBED_TOAST,
 } from "~/newsletter/messages";
 import { HONEYPOT_FIELD, subscribeSchema } from "~/newsletter/schema.server";
-import { logField, warnThrottled } from "~/utils/log.server";
+import { warnThrottled } from "~/utils/log.server";
 import { readForm } from "~/utils/read-form.server";
 import { subscribeRateLimiter } from "~/newsletter/rate-limit.server";
 import { subscriberStore, type SubscribeOutcome } from "~/newsletter/subscribers.server";
