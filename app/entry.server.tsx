@@ -7,6 +7,7 @@ import { InlineStylesheetContext } from "~/utils/inline-stylesheet";
 import { logField, warnThrottled } from "~/utils/log.server";
 import { NonceContext } from "~/utils/nonce";
 import { withoutPreloadedChunks } from "~/utils/preload-hints.server";
+import { scriptsAfterFirstPaint } from "~/utils/after-first-paint.server";
 import { type ScriptPolicy, createNonce, inlineScriptHashes, securityHeaders } from "~/utils/security-headers.server";
 
 /**
@@ -30,17 +31,19 @@ export default async function handleRequest(
   const nonce = shared ? undefined : createNonce();
   // The whole document is rendered before it is sent: the page has no deferred data, so visitors with and without
   // JavaScript get the same complete HTML.
-  const html = await renderDocument(
-    <NonceContext.Provider value={nonce}>
-      <InlineStylesheetContext.Provider value={inlineStylesheet?.css ?? null}>
-        <RemixServer
-          context={withoutPreloadedChunks(remixContext)}
-          url={request.url}
-          abortDelay={RENDER_TIMEOUT_MS}
-          nonce={nonce}
-        />
-      </InlineStylesheetContext.Provider>
-    </NonceContext.Provider>,
+  const html = scriptsAfterFirstPaint(
+    await renderDocument(
+      <NonceContext.Provider value={nonce}>
+        <InlineStylesheetContext.Provider value={inlineStylesheet?.css ?? null}>
+          <RemixServer
+            context={withoutPreloadedChunks(remixContext)}
+            url={request.url}
+            abortDelay={RENDER_TIMEOUT_MS}
+            nonce={nonce}
+          />
+        </InlineStylesheetContext.Provider>
+      </NonceContext.Provider>,
+    ),
   );
   const scripts: ScriptPolicy = nonce ? { nonce } : { inlineScriptHashes: inlineScriptHashes(html) };
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
