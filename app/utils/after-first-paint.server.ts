@@ -18,13 +18,13 @@
  * Anything that does not look like Remix's output is left as it is (the page then works as before, only earlier).
  */
 export function scriptsAfterFirstPaint(html: string): string {
-  return html.replace(MODULE_PRELOAD, "<link$1$2").replace(BOOTSTRAP, (whole, open: string, body: string) => {
+  return html.replace(MODULE_PRELOAD, "<link$1").replace(BOOTSTRAP, (whole, open: string, body: string) => {
     const deferred = deferredBootstrap(body);
     return deferred === null ? whole : `${open}${deferred}</script>`;
   });
 }
 
-const MODULE_PRELOAD = /<link( [^>]*?)?rel="modulepreload"( [^>]*?)?(?=\/?>)/g;
+const MODULE_PRELOAD = /<link((?: [^>]*?)?) rel="modulepreload"/g;
 // Remix writes exactly one inline module script: `<script type="module" async="">` (with a nonce when it has one).
 const BOOTSTRAP = /(<script(?= )[^>]*? type="module"[^>]*>)([\s\S]*?)<\/script>/;
 const STATIC_IMPORT = /^import (?:\* as ([A-Za-z_$][\w$]*) from )?("[^"\n]+");$/gm;
