@@ -31,20 +31,21 @@ export default async function handleRequest(
   const nonce = shared ? undefined : createNonce();
   // The whole document is rendered before it is sent: the page has no deferred data, so visitors with and without
   // JavaScript get the same complete HTML.
-  const html = scriptsAfterFirstPaint(
-    await renderDocument(
-      <NonceContext.Provider value={nonce}>
-        <InlineStylesheetContext.Provider value={inlineStylesheet?.css ?? null}>
-          <RemixServer
-            context={withoutPreloadedChunks(remixContext)}
-            url={request.url}
-            abortDelay={RENDER_TIMEOUT_MS}
-            nonce={nonce}
-          />
-        </InlineStylesheetContext.Provider>
-      </NonceContext.Provider>,
-    ),
+  const rendered = await renderDocument(
+    <NonceContext.Provider value={nonce}>
+      <InlineStylesheetContext.Provider value={inlineStylesheet?.css ?? null}>
+        <RemixServer
+          context={withoutPreloadedChunks(remixContext)}
+          url={request.url}
+          abortDelay={RENDER_TIMEOUT_MS}
+          nonce={nonce}
+        />
+      </InlineStylesheetContext.Provider>
+    </NonceContext.Provider>,
   );
+  // Production only: the development build's React compares attributes while hydrating and would report the inert
+  // preload links; nothing is measured there.
+  const html = process.env.NODE_ENV === "production" ? scriptsAfterFirstPaint(rendered) : rendered;
   const scripts: ScriptPolicy = nonce ? { nonce } : { inlineScriptHashes: inlineScriptHashes(html) };
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "no-cache");
