@@ -30,16 +30,17 @@ const BOOTSTRAP = /(<script(?= )[^>]*? type="module"[^>]*>)([\s\S]*?)<\/script>/
 const STATIC_IMPORT = /^import (?:\* as ([A-Za-z_$][\w$]*) from )?("[^"\n]+");$/gm;
 
 /**
- * Resolves once the browser reports the first contentful paint (already past when the observer is created: a buffered
- * entry). A browser without paint timing goes on after its next frame. Kept small: it is inline in every page.
+ * A promise that resolves once the browser reports the first contentful paint (a buffered entry when it is already
+ * past). A browser without paint timing goes on after its next frame. Kept small: it is inline in every page.
  */
 export const WAIT_FOR_FIRST_PAINT =
-  "await new Promise((go) => {" +
-  'if (!PerformanceObserver.supportedEntryTypes?.includes("paint")) return requestAnimationFrame(() => setTimeout(go));' +
+  "new Promise((go) => {" +
+  'if (!(self.PerformanceObserver && (PerformanceObserver.supportedEntryTypes || []).includes("paint"))) ' +
+  "return requestAnimationFrame(() => setTimeout(go));" +
   "new PerformanceObserver((list, observer) => {" +
   'if (list.getEntriesByName("first-contentful-paint").length) { observer.disconnect(); go(); }' +
   '}).observe({ type: "paint", buffered: true });' +
-  "});";
+  "})";
 
 /** Remix's bootstrap with its static imports turned into imports after the first paint, or null if it has none. */
 export function deferredBootstrap(body: string): string | null {
@@ -51,5 +52,6 @@ export function deferredBootstrap(body: string): string | null {
   if (imports.length === 0) return null;
   const names = imports.map(({ name }, index) => name ?? `_${index}`);
   const loads = imports.map(({ specifier }) => `import(${specifier})`);
-  return `${WAIT_FOR_FIRST_PAINT}\nconst [${names.join(", ")}] = await Promise.all([${loads.join(", ")}]);${rest}`;
+  // Promises rather than top-level await: a browser with modules but without it still hydrates.
+  return `${WAIT_FOR_FIRST_PAINT}.then(() => Promise.all([${loads.join(", ")}])).then(([${names.join(", ")}]) => {${rest}\n});`;
 }

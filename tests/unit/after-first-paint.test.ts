@@ -20,9 +20,9 @@ describe("scriptsAfterFirstPaint", () => {
     const html = scriptsAfterFirstPaint(remixScripts(' nonce="n1"'));
     const bootstrap = /<script nonce="n1" type="module" async="">([\s\S]*?)<\/script>/.exec(html)?.[1];
     expect(bootstrap).toBe(
-      `${WAIT_FOR_FIRST_PAINT}\nconst [route0, route1] = await Promise.all([import("/build/root-B.js"), ` +
-        `import("/build/routes/_index-C.js")]);;\n\n\nwindow.__remixManifest = {};\n` +
-        `window.__remixRouteModules = {"root":route0,"routes/_index":route1};\n\nimport("/build/entry.client-A.js");`,
+      `${WAIT_FOR_FIRST_PAINT}.then(() => Promise.all([import("/build/root-B.js"), ` +
+        `import("/build/routes/_index-C.js")])).then(([route0, route1]) => {;\n\n\nwindow.__remixManifest = {};\n` +
+        `window.__remixRouteModules = {"root":route0,"routes/_index":route1};\n\nimport("/build/entry.client-A.js");\n});`,
     );
     expect(bootstrap).not.toMatch(/^import /m);
     // The context script is untouched: the single-fetch stream scripts after it need it at once.
@@ -31,7 +31,8 @@ describe("scriptsAfterFirstPaint", () => {
 
   it("keeps a side-effect import (the manifest import Remix writes without lazy discovery)", () => {
     expect(deferredBootstrap('import "/build/manifest-X.js";\nimport("/build/entry.client-A.js");')).toBe(
-      `${WAIT_FOR_FIRST_PAINT}\nconst [_0] = await Promise.all([import("/build/manifest-X.js")]);\nimport("/build/entry.client-A.js");`,
+      `${WAIT_FOR_FIRST_PAINT}.then(() => Promise.all([import("/build/manifest-X.js")])).then(([_0]) => {\n` +
+        `import("/build/entry.client-A.js");\n});`,
     );
   });
 
