@@ -21,7 +21,8 @@ test.describe("home page", () => {
     expect((await page.request.get("/robots.txt")).status()).toBe(200);
   });
 
-  test("asks for no script before the first contentful paint, then hydrates", async ({ page }) => {
+  test("asks for no script before the first contentful paint, then hydrates", async ({ page, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "without JavaScript there is no script to ask for");
     await page.goto("/");
     await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
     const { firstPaint, scripts } = await page.evaluate(() => ({
