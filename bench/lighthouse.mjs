@@ -72,11 +72,33 @@ export function lighthouseRuns(url, { throttling, label, runs }) {
   /** @type {LighthouseRun[]} */
   const all = [];
   for (let run = 1; run <= runs; run++) {
-    const result = runLighthouse(url, throttling, label, run);
+    const result = withRetries(() => runLighthouse(url, throttling, label, run));
     all.push(result);
     console.log(`  ${label} ${run}/${runs}: ${runLine(result)}`);
   }
   return { throttling, runs: all, worst: worstOf(all) };
+}
+
+/**
+ * Lighthouse itself sometimes fails on a very busy machine (NO_NAVSTART: Chromium's trace lost the navigation). That
+ * is no measure of the page: such a run is started again, up to twice, and says so.
+ * @param {() => LighthouseRun} attempt
+ */
+function withRetries(attempt) {
+  for (let tries = 1; ; tries++) {
+    try {
+      return attempt();
+    } catch (error) {
+      if (tries === 3) throw error;
+      console.log(
+        `  (Lighthouse failed, run again: ${
+          String(error)
+            .split("\n")
+            .find((line) => /error/i.test(line)) ?? ""
+        })`,
+      );
+    }
+  }
 }
 
 /** @param {LighthouseRun} r */
