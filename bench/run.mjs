@@ -147,3 +147,5 @@ await main().catch((error) => {
   console.error(error);
   process.exitCode = 1;
 });
+// After an error the processes it started would keep Node alive: exiting runs the clean-up that stops them.
+process.exit();
