@@ -28,6 +28,9 @@ async function load(page: Page): Promise<Loaded[]> {
     );
   });
   await page.goto("/", { waitUntil: "networkidle" });
+  // The scripts are asked for only after the first paint, which a busy machine can present after the network has
+  // been idle for a while: with JavaScript, the page is measured once React runs it (every module has arrived).
+  if (jsEnabled(test.info().project.name)) await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   return (await Promise.all(pending)).filter((loaded): loaded is Loaded => loaded !== null);
 }
 
