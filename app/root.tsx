@@ -41,11 +41,14 @@ export function Layout({ children }: { children: ReactNode }) {
   // Set once React runs the page: what scripts and tests wait for before they click.
   const hydrated = useHydrated();
   return (
-    <html lang="en" className="bg-slate-50" data-hydrated={hydrated ? "true" : undefined}>
+    <html lang="en" className="bg-page" data-hydrated={hydrated ? "true" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#4f46e5" />
+        {/* Before any CSS: the browser paints the canvas and its controls in the visitor's scheme (app/tailwind.css). */}
+        <meta name="color-scheme" content="light dark" />
+        <meta name="theme-color" content="#4f46e5" media="(prefers-color-scheme: light)" />
+        <meta name="theme-color" content="#1e1a4d" media="(prefers-color-scheme: dark)" />
         <Meta />
         {inlineCss ? (
           // Allowed by its hash in the CSP (security-headers.server.ts); one round trip less before the first paint.
@@ -55,7 +58,7 @@ export function Layout({ children }: { children: ReactNode }) {
         )}
         <Links />
       </head>
-      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
+      <body className="min-h-screen bg-page font-sans text-ink antialiased">
         <ToastProvider flashed={data?.flash.toast ?? null}>
           {children}
           <ToastRegion />
@@ -76,9 +79,9 @@ export function ErrorBoundary() {
   // Reached only by an unexpected error: the visitor still gets a page, the details stay in the server log.
   return (
     <main className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
-      <h1 className="text-4xl font-extrabold text-slate-900">Something went wrong</h1>
-      <p className="mt-4 text-slate-700">Please try again later.</p>
-      <a href="/" className="mt-8 font-semibold text-indigo-800 underline">
+      <h1 className="text-4xl font-extrabold text-ink">Something went wrong</h1>
+      <p className="mt-4 text-ink-soft">Please try again later.</p>
+      <a href="/" className="mt-8 font-semibold text-link underline">
         Return to Home
       </a>
     </main>

@@ -18,11 +18,11 @@ export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({
 function NotFound() {
   return (
     <main className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
-      <h1 className="text-7xl font-extrabold text-indigo-800">404</h1>
-      <p className="mt-4 text-xl text-slate-700">Oops! Page not found</p>
+      <h1 className="text-7xl font-extrabold text-link">404</h1>
+      <p className="mt-4 text-xl text-ink-soft">Oops! Page not found</p>
       <Link
         to="/"
-        className="mt-8 inline-flex min-h-11 items-center rounded-full bg-indigo-700 px-6 py-3 font-semibold text-white shadow hover:bg-indigo-800"
+        className="mt-8 inline-flex min-h-11 items-center rounded-full bg-accent px-6 py-3 font-semibold text-white shadow hover:bg-accent-hover"
       >
         Return to Home
       </Link>
@@ -36,9 +36,9 @@ export function ErrorBoundary() {
     // A post to a path that takes none (405): a short answer, not the app's error page and its log.
     return (
       <main className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
-        <h1 className="text-4xl font-extrabold text-slate-900">{error.status}</h1>
-        <p className="mt-4 text-slate-700">{error.statusText}</p>
-        <Link to="/" className="mt-8 font-semibold text-indigo-800 underline">
+        <h1 className="text-4xl font-extrabold text-ink">{error.status}</h1>
+        <p className="mt-4 text-ink-soft">{error.statusText}</p>
+        <Link to="/" className="mt-8 font-semibold text-link underline">
           Return to Home
         </Link>
       </main>

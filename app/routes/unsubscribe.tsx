@@ -45,8 +45,8 @@ export default function Unsubscribe() {
 
   return (
     <main className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
-      <h1 className="text-4xl font-extrabold text-slate-900">{message?.title ?? "Unsubscribe"}</h1>
-      <p role={answer ? "status" : undefined} className="mt-4 max-w-md text-lg text-slate-700">
+      <h1 className="text-4xl font-extrabold text-ink">{message?.title ?? "Unsubscribe"}</h1>
+      <p role={answer ? "status" : undefined} className="mt-4 max-w-md text-lg text-ink-soft">
         {message?.text ?? "Stop getting updates on my 365-day challenge? One click and you are off the list."}
       </p>
       {canPost ? (
@@ -55,13 +55,13 @@ export default function Unsubscribe() {
           <button
             type="submit"
             disabled={busy}
-            className="inline-flex min-h-11 items-center rounded-full bg-indigo-700 px-6 py-3 font-semibold text-white shadow hover:bg-indigo-800 disabled:cursor-wait disabled:bg-indigo-500"
+            className="inline-flex min-h-11 items-center rounded-full bg-accent px-6 py-3 font-semibold text-white shadow hover:bg-accent-hover disabled:cursor-wait disabled:bg-accent-muted"
           >
             {busy ? "Unsubscribing..." : "Unsubscribe"}
           </button>
         </Form>
       ) : null}
-      <Link to="/" className="mt-8 font-semibold text-indigo-800 underline underline-offset-4">
+      <Link to="/" className="mt-8 font-semibold text-link underline underline-offset-4">
         Return to Home
       </Link>
     </main>
