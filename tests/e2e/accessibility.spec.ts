@@ -209,14 +209,20 @@ for (const scheme of SCHEMES) {
           const ring = await focusRingContrast(page, lab, element);
           expect(ring.ratio, `focus ring: ${ring.ring} around ${ring.around}`).toBeGreaterThanOrEqual(3);
         };
-        /** Enter on 'Get Updates'; without JavaScript the popover comes next in the Tab order, the close button first. */
+        /** Enter on 'Get Updates', then to the e-mail field (where the modal puts focus with JavaScript). */
         const openWithEnter = async () => {
           await page.keyboard.press("Enter");
           await expect(dialog).toBeVisible();
-          if (!jsEnabled(testInfo.project.name)) {
+          // Without JavaScript the popover comes next in the Tab order: Tab walks into it, every stop inside and ringed.
+          for (
+            let presses = 0;
+            presses < 4 && !(await input.evaluate((field) => field === document.activeElement));
+            presses++
+          ) {
             await page.keyboard.press("Tab");
-            await expectRinged(dialog.getByRole("button", { name: "Close" }));
-            await page.keyboard.press("Tab");
+            const focused = page.locator(":focus");
+            expect(await focused.evaluate((element) => element.closest("dialog") !== null)).toBe(true);
+            await expectRinged(focused);
           }
           await expectRinged(input);
         };
