@@ -52,7 +52,7 @@ export interface TextBox extends Rect {
  */
 export async function visibleText(page: Page, root: string, fullPage: boolean): Promise<TextBox[]> {
   return page.locator(root).evaluate((rootElement, fullPage) => {
-    const pictographs = /^[\p{Extended_Pictographic}\p{Regional_Indicator}\u{1F3FB}-\u{1F3FF}\uFE0F\u200D\s]*$/u;
+    const pictographs = /^(?:[\p{Extended_Pictographic}\p{Regional_Indicator}\u{1F3FB}-\u{1F3FF}\s]|\uFE0F|\u200D)*$/u;
     const boxes: TextBox[] = [];
     for (const element of [rootElement, ...rootElement.querySelectorAll("*")]) {
       if (["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT"].includes(element.tagName)) continue;
