@@ -42,11 +42,14 @@ export function Layout({ children }: { children: ReactNode }) {
   // Set once React runs the page: what scripts and tests wait for before they click.
   const hydrated = useHydrated();
   return (
-    <html lang="en" className="bg-slate-50" data-hydrated={hydrated ? "true" : undefined}>
+    <html lang="en" className="bg-page" data-hydrated={hydrated ? "true" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#4f46e5" />
+        {/* Before any CSS: the browser paints the canvas and its controls in the visitor's scheme (app/tailwind.css). */}
+        <meta name="color-scheme" content="light dark" />
+        <meta name="theme-color" content="#4f46e5" media="(prefers-color-scheme: light)" />
+        <meta name="theme-color" content="#1e1a4d" media="(prefers-color-scheme: dark)" />
         <Meta />
         {inlineCss ? (
           // Allowed by its hash in the CSP (security-headers.server.ts); one round trip less before the first paint.
@@ -56,7 +59,7 @@ export function Layout({ children }: { children: ReactNode }) {
         )}
         <Links />
       </head>
-      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
+      <body className="min-h-screen bg-page font-sans text-ink antialiased">
         <ToastProvider flashed={data?.flash.toast ?? null}>
           {children}
           <ToastRegion />

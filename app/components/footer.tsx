@@ -18,14 +18,14 @@ export function Footer({
 }: FooterProps) {
   const connect = [links.social, links.code, links.professional];
   return (
-    <footer className="border-t border-slate-200 bg-white">
+    <footer className="border-t border-edge bg-surface">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-3">
         <div>
-          <h2 className="text-sm font-bold uppercase tracking-wide text-slate-900">Mission</h2>
-          <p className="mt-3 text-sm text-slate-700">{footerCopy.mission}</p>
+          <h2 className="text-sm font-bold uppercase tracking-wide text-ink">Mission</h2>
+          <p className="mt-3 text-sm text-ink-soft">{footerCopy.mission}</p>
         </div>
         <nav aria-labelledby="connect-title">
-          <h2 id="connect-title" className="text-sm font-bold uppercase tracking-wide text-slate-900">
+          <h2 id="connect-title" className="text-sm font-bold uppercase tracking-wide text-ink">
             Connect
           </h2>
           <ul className="mt-3 space-y-1 text-sm">
@@ -33,7 +33,7 @@ export function Footer({
               <li key={link.href}>
                 <ExternalLink
                   href={link.href}
-                  className="inline-block py-1 text-indigo-800 underline-offset-4 hover:underline"
+                  className="inline-block py-1 text-link underline-offset-4 hover:underline"
                 >
                   {link.label}
                 </ExternalLink>
@@ -42,7 +42,7 @@ export function Footer({
             <li>
               <a
                 href={`mailto:${owner.email}`}
-                className="inline-block py-1 text-indigo-800 underline-offset-4 hover:underline"
+                className="inline-block py-1 text-link underline-offset-4 hover:underline"
               >
                 {owner.email}
               </a>
@@ -50,13 +50,13 @@ export function Footer({
           </ul>
         </nav>
         <div>
-          <h2 className="text-sm font-bold uppercase tracking-wide text-slate-900">Progress</h2>
-          <p className="mt-3 text-sm font-semibold text-slate-900">
+          <h2 className="text-sm font-bold uppercase tracking-wide text-ink">Progress</h2>
+          <p className="mt-3 text-sm font-semibold text-ink">
             Day {daysIn} of {lengthInDays}
           </p>
-          <p className="mt-1 text-sm text-slate-700">Challenge Progress: {progressPercent}%</p>
+          <p className="mt-1 text-sm text-ink-soft">Challenge Progress: {progressPercent}%</p>
           <div
-            className="mt-3 h-2 overflow-hidden rounded-full bg-slate-200"
+            className="mt-3 h-2 overflow-hidden rounded-full bg-track"
             role="progressbar"
             aria-label="Challenge progress"
             aria-valuemin={0}
@@ -65,12 +65,12 @@ export function Footer({
           >
             {/* An SVG width, not a style attribute: the CSP allows no inline styles. */}
             <svg className="block h-full w-full" viewBox="0 0 100 2" preserveAspectRatio="none" aria-hidden="true">
-              <rect width={Math.min(progressPercent, 100)} height="2" rx="1" className="fill-indigo-700" />
+              <rect width={Math.min(progressPercent, 100)} height="2" rx="1" className="fill-progress" />
             </svg>
           </div>
         </div>
       </div>
-      <p className="border-t border-slate-100 py-6 text-center text-xs text-slate-600">
+      <p className="border-t border-edge-faint py-6 text-center text-xs text-ink-muted">
         © {year} {owner.name}. All rights reserved.
       </p>
     </footer>

@@ -26,7 +26,7 @@ export function Hero({
   openerRef,
 }: HeroProps) {
   return (
-    <section aria-labelledby="hero-title" className="bg-gradient-to-b from-indigo-50 to-slate-50">
+    <section aria-labelledby="hero-title" className="bg-gradient-to-b from-page-glow to-page">
       <div className="mx-auto flex max-w-4xl flex-col items-center px-4 pb-12 pt-14 text-center sm:px-6">
         <div className="relative">
           <img
@@ -36,21 +36,21 @@ export function Hero({
             alt={owner.photo.alt}
             fetchpriority="high"
             decoding="async"
-            className="h-32 w-32 rounded-full border-4 border-white object-cover shadow-lg sm:h-40 sm:w-40"
+            className="h-32 w-32 rounded-full border-4 border-frame object-cover shadow-lg sm:h-40 sm:w-40"
           />
           <span
             role="img"
             aria-label={`Based in ${owner.countryName}`}
-            className="absolute bottom-1 right-1 flex h-10 w-10 items-center justify-center rounded-full border-2 border-white bg-white text-2xl shadow"
+            className="absolute bottom-1 right-1 flex h-10 w-10 items-center justify-center rounded-full border-2 border-frame bg-frame text-2xl shadow"
           >
             {owner.countryFlag}
           </span>
         </div>
 
-        <h1 id="hero-title" className="mt-6 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">
+        <h1 id="hero-title" className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">
           {owner.name}
         </h1>
-        <p className="mt-3 max-w-2xl text-lg text-slate-700">{owner.tagline}</p>
+        <p className="mt-3 max-w-2xl text-lg text-ink-soft">{owner.tagline}</p>
 
         <dl className="mt-8 grid w-full max-w-2xl grid-cols-2 gap-3 sm:grid-cols-4">
           <StatTile label="Days In" value={daysIn} />
@@ -61,10 +61,10 @@ export function Hero({
 
         {latestPost}
 
-        <div className="mt-8 max-w-2xl rounded-2xl border border-indigo-100 bg-white p-6 text-left shadow-sm">
-          <h2 className="text-xl font-bold text-slate-900">{heroCopy.challengeTitle}</h2>
-          <p className="mt-2 text-slate-700">{heroCopy.challengeText}</p>
-          <p className="mt-2 text-sm font-medium text-indigo-800">
+        <div className="mt-8 max-w-2xl rounded-2xl border border-edge-accent bg-surface p-6 text-left shadow-sm">
+          <h2 className="text-xl font-bold text-ink">{heroCopy.challengeTitle}</h2>
+          <p className="mt-2 text-ink-soft">{heroCopy.challengeText}</p>
+          <p className="mt-2 text-sm font-medium text-link">
             Goal: at least {challenge.targetProjects} projects in {challenge.lengthInDays} days.
           </p>
         </div>
@@ -77,19 +77,19 @@ export function Hero({
             popovertarget={onOpenNewsletter ? undefined : newsletterDialogId}
             aria-haspopup={onOpenNewsletter ? "dialog" : undefined}
             onClick={onOpenNewsletter}
-            className="inline-flex min-h-11 items-center justify-center rounded-full bg-indigo-700 px-6 py-3 font-semibold text-white shadow transition hover:bg-indigo-800"
+            className="inline-flex min-h-11 items-center justify-center rounded-full bg-accent px-6 py-3 font-semibold text-white shadow transition hover:bg-accent-hover"
           >
             Get Updates
           </button>
           <ExternalLink
             href={links.professional.href}
-            className="inline-flex min-h-11 items-center justify-center rounded-full border border-slate-300 bg-white px-6 py-3 font-semibold text-slate-900 shadow-sm transition hover:border-slate-400"
+            className="inline-flex min-h-11 items-center justify-center rounded-full border border-edge-strong bg-surface px-6 py-3 font-semibold text-ink shadow-sm transition hover:border-edge-control"
           >
             Let&apos;s Connect
           </ExternalLink>
         </div>
 
-        <p className="mt-6 text-sm text-slate-600">{heroCopy.location}</p>
+        <p className="mt-6 text-sm text-ink-muted">{heroCopy.location}</p>
       </div>
     </section>
   );

@@ -86,7 +86,7 @@ export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult
         // The dialog element itself is only hit outside the panel: on the backdrop.
         if (event.target === event.currentTarget) onOpenChange(false);
       }}
-      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-900/60"
+      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl border border-edge bg-raised p-0 text-ink shadow-2xl backdrop:bg-backdrop"
     >
       <div className="relative p-6 sm:p-8">
         <button
@@ -94,7 +94,7 @@ export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult
           popovertarget={hydrated ? undefined : id}
           popovertargetaction={hydrated ? undefined : "hide"}
           onClick={hydrated ? () => onOpenChange(false) : undefined}
-          className="absolute right-3 top-3 inline-flex h-11 w-11 items-center justify-center rounded-full text-2xl leading-none text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+          className="absolute right-3 top-3 inline-flex h-11 w-11 items-center justify-center rounded-full text-2xl leading-none text-ink-muted hover:bg-surface-muted hover:text-ink"
         >
           <span aria-hidden="true">×</span>
           <span className="sr-only">Close</span>
@@ -102,7 +102,7 @@ export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult
         <h2 id={titleId} className="pr-10 text-2xl font-bold">
           Get Updates on My Journey
         </h2>
-        <p id={descriptionId} className="mt-2 text-slate-700">
+        <p id={descriptionId} className="mt-2 text-ink-soft">
           Be the first to hear when a new project launches, what I learned building it, and how the challenge is going.
         </p>
         <Form
@@ -116,7 +116,7 @@ export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult
           className="mt-6 space-y-4"
         >
           <div>
-            <label htmlFor={email.id} className="block text-sm font-semibold text-slate-900">
+            <label htmlFor={email.id} className="block text-sm font-semibold text-ink">
               Email address
             </label>
             {/* Wired by hand rather than with getInputProps: the same attributes, a smaller bundle. The key changes
@@ -135,10 +135,10 @@ export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult
               disabled={busy}
               autoComplete="email"
               placeholder="Enter your email address"
-              className="mt-1 block w-full rounded-lg border border-slate-400 px-4 py-3 text-base text-slate-900 placeholder:text-slate-600 disabled:bg-slate-100"
+              className="mt-1 block w-full rounded-lg border border-edge-control px-4 py-3 text-base text-ink placeholder:text-ink-muted disabled:bg-surface-muted"
             />
             {email.errors ? (
-              <p id={email.errorId} className="mt-1 text-sm text-red-800">
+              <p id={email.errorId} className="mt-1 text-sm text-danger">
                 {email.errors[0]}
               </p>
             ) : null}
@@ -153,12 +153,12 @@ export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult
           <button
             type="submit"
             disabled={busy}
-            className="inline-flex min-h-11 w-full items-center justify-center rounded-lg bg-indigo-700 px-6 py-3 font-semibold text-white shadow transition hover:bg-indigo-800 disabled:cursor-wait disabled:bg-indigo-500"
+            className="inline-flex min-h-11 w-full items-center justify-center rounded-lg bg-accent px-6 py-3 font-semibold text-white shadow transition hover:bg-accent-hover disabled:cursor-wait disabled:bg-accent-muted"
           >
             {busy ? "Subscribing..." : "Get Early Access"}
           </button>
         </Form>
-        <p className="mt-4 text-center text-xs text-slate-600">Join the journey • No spam • Unsubscribe anytime</p>
+        <p className="mt-4 text-center text-xs text-ink-muted">Join the journey • No spam • Unsubscribe anytime</p>
       </div>
       {/* While the modal is open the page behind it is inert: its toasts show here instead. */}
       {hydrated && open ? <div ref={toastHost} className={TOAST_HOST_CLASS} /> : null}

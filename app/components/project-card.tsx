@@ -5,7 +5,7 @@ import { statusStyle } from "~/components/project-status";
 export function ProjectCard({ project }: { project: Project }) {
   const status = statusStyle(project.status);
   return (
-    <article className="group relative flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md">
+    <article className="group relative flex flex-col rounded-2xl border border-edge bg-surface p-6 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md">
       <div className="flex items-start justify-between gap-3">
         <span className="text-4xl" aria-hidden="true">
           {project.logo}
@@ -17,24 +17,24 @@ export function ProjectCard({ project }: { project: Project }) {
           <span>{status.label}</span>
         </span>
       </div>
-      <h3 className="mt-4 text-lg font-bold text-slate-900">{project.title}</h3>
-      <p className="mt-2 flex-1 text-sm text-slate-700">{project.description}</p>
+      <h3 className="mt-4 text-lg font-bold text-ink">{project.title}</h3>
+      <p className="mt-2 flex-1 text-sm text-ink-soft">{project.description}</p>
       <ul className="mt-4 flex flex-wrap gap-1.5" aria-label={`${project.title} tech stack`}>
         {project.techStack.map((tech) => (
-          <li key={tech} className="rounded-md bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
+          <li key={tech} className="rounded-md bg-surface-muted px-2 py-0.5 text-xs font-medium text-ink-soft">
             {tech}
           </li>
         ))}
       </ul>
-      <dl className="mt-4 flex items-center justify-between gap-3 border-t border-slate-100 pt-4 text-sm">
+      <dl className="mt-4 flex items-center justify-between gap-3 border-t border-edge-faint pt-4 text-sm">
         <div className="flex gap-1">
-          <dt className="text-slate-600">Launch:</dt>
-          <dd className="font-medium text-slate-900">{project.launchDate}</dd>
+          <dt className="text-ink-muted">Launch:</dt>
+          <dd className="font-medium text-ink">{project.launchDate}</dd>
         </div>
         {project.revenue ? (
           <div className="flex gap-1">
             <dt className="sr-only">Revenue</dt>
-            <dd className="font-semibold text-green-800">{project.revenue}/mo</dd>
+            <dd className="font-semibold text-positive">{project.revenue}/mo</dd>
           </div>
         ) : null}
       </dl>
@@ -42,7 +42,7 @@ export function ProjectCard({ project }: { project: Project }) {
         // Hidden until hover or keyboard focus on devices that can hover; always shown on touch screens.
         <ExternalLink
           href={project.url}
-          className="project-link absolute right-4 top-16 inline-flex items-center gap-1 rounded-full bg-indigo-700 px-3 py-1 text-xs font-semibold text-white shadow transition-opacity"
+          className="project-link absolute right-4 top-16 inline-flex items-center gap-1 rounded-full bg-accent px-3 py-1 text-xs font-semibold text-white shadow transition-opacity"
         >
           Visit<span className="sr-only"> {project.title}</span>
           <span aria-hidden="true">↗</span>

@@ -8,13 +8,13 @@ export interface StatusStyle {
 }
 
 const styles: Record<string, Omit<StatusStyle, "label">> = {
-  building: { icon: "🔨", className: "bg-amber-100 text-amber-900 border-amber-300" },
-  launched: { icon: "🚀", className: "bg-green-100 text-green-900 border-green-300" },
-  sold: { icon: "💰", className: "bg-purple-100 text-purple-900 border-purple-300" },
-  idea: { icon: "💡", className: "bg-blue-100 text-blue-900 border-blue-300" },
+  building: { icon: "🔨", className: "bg-badge-amber text-badge-amber-ink border-badge-amber-edge" },
+  launched: { icon: "🚀", className: "bg-badge-green text-badge-green-ink border-badge-green-edge" },
+  sold: { icon: "💰", className: "bg-badge-purple text-badge-purple-ink border-badge-purple-edge" },
+  idea: { icon: "💡", className: "bg-badge-blue text-badge-blue-ink border-badge-blue-edge" },
 };
 
-const fallback = { icon: "📝", className: "bg-slate-100 text-slate-800 border-slate-300" };
+const fallback = { icon: "📝", className: "bg-badge-neutral text-badge-neutral-ink border-badge-neutral-edge" };
 
 export function statusStyle(status: ProjectStatus): StatusStyle {
   const label = status.charAt(0).toUpperCase() + status.slice(1);

@@ -10,7 +10,7 @@ export function Showcase({
 }) {
   return (
     <section aria-labelledby="projects-title" className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-      <h2 id="projects-title" className="text-center text-3xl font-extrabold tracking-tight text-slate-900">
+      <h2 id="projects-title" className="text-center text-3xl font-extrabold tracking-tight text-ink">
         My Vibe Code Projects
       </h2>
       <ul data-testid="project-grid" className="mt-10 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
@@ -20,10 +20,10 @@ export function Showcase({
           </li>
         ))}
       </ul>
-      <dl className="mt-10 grid grid-cols-2 gap-4 rounded-2xl bg-indigo-900 p-6 text-center text-white md:grid-cols-4">
+      <dl className="mt-10 grid grid-cols-2 gap-4 rounded-2xl bg-strip p-6 text-center text-white md:grid-cols-4">
         {projectSummary.map((item) => (
           <div key={item.label} className="flex flex-col-reverse">
-            <dt className="mt-1 text-sm text-indigo-100">{item.label}</dt>
+            <dt className="mt-1 text-sm text-strip-ink">{item.label}</dt>
             <dd className="text-3xl font-extrabold tabular-nums">{item.value}</dd>
           </div>
         ))}

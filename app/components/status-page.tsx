@@ -28,10 +28,8 @@ export function StatusPage({
 }: StatusPageProps) {
   return (
     <main className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
-      <h1 className={notFound ? "text-7xl font-extrabold text-indigo-800" : "text-4xl font-extrabold text-slate-900"}>
-        {heading}
-      </h1>
-      <p role={textRole} className={`mt-4 max-w-md ${notFound ? "text-xl" : "text-lg"} text-slate-700`}>
+      <h1 className={notFound ? "text-7xl font-extrabold text-link" : "text-4xl font-extrabold text-ink"}>{heading}</h1>
+      <p role={textRole} className={`mt-4 max-w-md ${notFound ? "text-xl" : "text-lg"} text-ink-soft`}>
         {text}
       </p>
       {children}
@@ -40,8 +38,8 @@ export function StatusPage({
         reloadDocument={reloadHome}
         className={
           notFound
-            ? "mt-8 inline-flex min-h-11 items-center rounded-full bg-indigo-700 px-6 py-3 font-semibold text-white shadow hover:bg-indigo-800"
-            : "mt-8 font-semibold text-indigo-800 underline underline-offset-4"
+            ? "mt-8 inline-flex min-h-11 items-center rounded-full bg-accent px-6 py-3 font-semibold text-white shadow hover:bg-accent-hover"
+            : "mt-8 font-semibold text-link underline underline-offset-4"
         }
       >
         Return to Home

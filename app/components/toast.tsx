@@ -120,7 +120,7 @@ export function Toast({ toast, onDismiss }: { toast: ShownToast; onDismiss: () =
       onFocus={() => setPaused(true)}
       onBlur={() => setPaused(false)}
       className={`toast toast-enter pointer-events-auto relative w-full max-w-sm rounded-xl border p-4 pr-12 shadow-lg ${
-        destructive ? "border-red-300 bg-red-50 text-red-950" : "border-slate-200 bg-white text-slate-900"
+        destructive ? "border-danger-edge bg-danger-surface text-danger-ink" : "border-edge bg-raised text-ink"
       }${leaving ? " toast-leave" : ""}`}
     >
       <p className="font-semibold">{toast.message}</p>
@@ -129,7 +129,7 @@ export function Toast({ toast, onDismiss }: { toast: ShownToast; onDismiss: () =
       <a
         href="/"
         onClick={close}
-        className="absolute right-2 top-2 inline-flex h-11 w-11 items-center justify-center rounded-full text-xl leading-none hover:bg-black/5"
+        className="absolute right-2 top-2 inline-flex h-11 w-11 items-center justify-center rounded-full text-xl leading-none hover:bg-tint"
       >
         <span aria-hidden="true">×</span>
         <span className="sr-only">Dismiss notification</span>

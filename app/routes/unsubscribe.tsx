@@ -56,7 +56,7 @@ export default function Unsubscribe() {
           <button
             type="submit"
             disabled={busy}
-            className="inline-flex min-h-11 items-center rounded-full bg-indigo-700 px-6 py-3 font-semibold text-white shadow hover:bg-indigo-800 disabled:cursor-wait disabled:bg-indigo-500"
+            className="inline-flex min-h-11 items-center rounded-full bg-accent px-6 py-3 font-semibold text-white shadow hover:bg-accent-hover disabled:cursor-wait disabled:bg-accent-muted"
           >
             {busy ? "Unsubscribing..." : "Unsubscribe"}
           </button>

@@ -6,7 +6,8 @@ import { resourceHeaders } from "~/utils/security-headers.server";
 // cannot turn into a URL, a fault in the server around it), so nothing here may depend on the app rendering.
 const SERVER_ERROR_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>Something went wrong</title></head>
+<meta name="color-scheme" content="light dark"><meta name="robots" content="noindex">
+<title>Something went wrong</title></head>
 <body><main><h1>Something went wrong</h1>
 <p>Please try again later.</p>
 <p><a href="/">Return to Home</a></p></main></body></html>

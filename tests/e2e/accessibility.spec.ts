@@ -1,6 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Page, TestInfo } from "@playwright/test";
-import { expect, jsEnabled, test } from "./fixtures";
+import type { Browser, Locator, Page, TestInfo } from "@playwright/test";
+import { contrastRatio, hex, PixelLab } from "./contrast";
+import { expect, jsEnabled, test, visit } from "./fixtures";
+
+const SCHEMES = ["light", "dark"] as const;
+type Scheme = (typeof SCHEMES)[number];
 
 // WCAG 2.0, 2.1 and 2.2, levels A and AA.
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -29,9 +33,9 @@ async function openDialog(page: Page) {
  * context where JavaScript runs but our bundles (React, Remix, the routes) are replaced by empty modules: the document
  * stays exactly what a visitor without JavaScript gets (server HTML, native popover and form), and only axe runs in it.
  */
-async function pageToAnalyse(page: Page, browser: Browser, testInfo: TestInfo): Promise<Page> {
+async function pageToAnalyse(page: Page, browser: Browser, testInfo: TestInfo, scheme: Scheme): Promise<Page> {
   if (jsEnabled(testInfo.project.name)) return page;
-  const context = await browser.newContext({ ...testInfo.project.use, javaScriptEnabled: true });
+  const context = await browser.newContext({ ...testInfo.project.use, colorScheme: scheme, javaScriptEnabled: true });
   await context.route(/\/build\/.+\.js$/, (route) =>
     route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
   );
@@ -42,104 +46,210 @@ async function pageToAnalyse(page: Page, browser: Browser, testInfo: TestInfo): 
  * Whether the newsletter action exists yet (it answers 405 until the newsletter work is merged). Asked through the
  * `request` fixture, whose cookies are its own: the probe's toast must not show up on the page under test.
  */
-test.describe("accessibility (axe, WCAG 2.2 A and AA)", () => {
-  /** Runs `check` on the page to analyse (see pageToAnalyse), enhanced first when JavaScript is on. */
-  async function analyse(page: Page, browser: Browser, path: string, check: (page: Page) => Promise<void>) {
-    const testInfo = test.info();
-    const target = await pageToAnalyse(page, browser, testInfo);
-    try {
-      const response = await target.goto(path);
-      if (response?.ok() && jsEnabled(testInfo.project.name)) {
-        await expect(target.locator("html")).toHaveAttribute("data-hydrated", "true");
+/**
+ * How well `element`'s focus outline stands out from what is drawn right around it (WCAG 2.2 asks 3:1 of a focus
+ * indicator): its computed colour against the colour that covers most of a 2-pixel band just outside it, in a
+ * screenshot.
+ */
+async function focusRingContrast(page: Page, lab: PixelLab, element: Locator) {
+  const ring = await element.evaluate((target) => {
+    const style = getComputedStyle(target);
+    const rect = target.getBoundingClientRect();
+    return {
+      color: style.outlineColor,
+      reach: parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth),
+      rect: { x: rect.x, y: rect.y, width: rect.width, height: rect.height },
+    };
+  });
+  const grow = (by: number) => ({
+    x: ring.rect.x - by,
+    y: ring.rect.y - by,
+    width: ring.rect.width + 2 * by,
+    height: ring.rect.height + 2 * by,
+  });
+  const [color] = await lab.colours([ring.color]);
+  const { dominant } = await lab.read(await page.screenshot(), [
+    { outer: grow(ring.reach + 3), inner: grow(ring.reach + 1) },
+  ]);
+  const around = dominant[0]!.rgb;
+  return { ring: hex(color!), around: hex(around), ratio: contrastRatio(color!, around) };
+}
+
+for (const scheme of SCHEMES) {
+  test.describe(`${scheme} scheme`, () => {
+    test.use({ colorScheme: scheme });
+
+    test.describe("accessibility (axe, WCAG 2.2 A and AA)", () => {
+      /** Runs `check` on the page to analyse (see pageToAnalyse), enhanced first when JavaScript is on. */
+      async function analyse(page: Page, browser: Browser, path: string, check: (page: Page) => Promise<void>) {
+        const testInfo = test.info();
+        const target = await pageToAnalyse(page, browser, testInfo, scheme);
+        try {
+          const response = await target.goto(path);
+          if (response?.ok() && jsEnabled(testInfo.project.name)) {
+            await expect(target.locator("html")).toHaveAttribute("data-hydrated", "true");
+          }
+          await check(target);
+        } finally {
+          if (target !== page) await target.context().close();
+        }
       }
-      await check(target);
-    } finally {
-      if (target !== page) await target.context().close();
-    }
-  }
 
-  test("home page with the dialog closed", async ({ page, browser }) => {
-    await analyse(page, browser, "/", expectNoViolations);
-  });
-
-  test("home page with the newsletter dialog open", async ({ page, browser }) => {
-    await analyse(page, browser, "/", async (target) => {
-      await openDialog(target);
-      await expectNoViolations(target);
-    });
-  });
-
-  test("home page showing a toast after subscribing", async ({ page, browser }) => {
-    await analyse(page, browser, "/", async (target) => {
-      const dialog = await openDialog(target);
-      await dialog.getByLabel("Email address").fill(`a11y-${test.info().project.name}-${Date.now()}@example.com`);
-      await dialog.getByRole("button", { name: "Get Early Access" }).click();
-      await expect(target.locator("#toast-region [data-toast]")).toContainText("Successfully subscribed!");
-      await expectNoViolations(target);
-    });
-  });
-
-  test("unsubscribe page, before and after the button", async ({ page, browser }) => {
-    await analyse(page, browser, "/unsubscribe?token=3f1e2d4c-5b6a-4789-8abc-def012345678", async (target) => {
-      await expectNoViolations(target);
-      await target.getByRole("button", { name: "Unsubscribe" }).click();
-      await expect(target.getByRole("heading", { level: 1, name: "You're unsubscribed" })).toBeVisible();
-      await expectNoViolations(target);
-    });
-  });
-
-  test("not-found page", async ({ page, browser }) => {
-    test.info().annotations.push({
-      type: "expects-console-error",
-      description: "^Failed to load resource: the server responded with a status of 404",
-    });
-    await analyse(page, browser, "/no-such-page", async (target) => {
-      await expect(target.getByRole("heading", { level: 1, name: "404" })).toBeVisible();
-      await expectNoViolations(target);
-    });
-  });
-});
-
-test.describe("keyboard", () => {
-  test("Tab reaches every link and button in document order, each visibly focused", async ({ page }) => {
-    await page.goto("/");
-    if (jsEnabled(test.info().project.name))
-      await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
-
-    // What should be reachable: every rendered link, button and field outside the (closed) dialog.
-    const expected = await page.evaluate(() => {
-      const candidates = document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, [tabindex]");
-      return [...candidates]
-        .filter((element) => element.tabIndex >= 0 && !element.closest("[hidden], dialog:not([open])"))
-        .filter((element) => element.getClientRects().length > 0 && getComputedStyle(element).visibility !== "hidden")
-        .map((element) => element.outerHTML.slice(0, 120));
-    });
-    expect(expected.length).toBeGreaterThanOrEqual(7);
-    // No positive tabindex: the focus order is the document order.
-    expect(await page.locator("[tabindex]:not([tabindex='0']):not([tabindex='-1'])").count()).toBe(0);
-
-    const reached: string[] = [];
-    for (let index = 0; index < expected.length; index++) {
-      await page.keyboard.press("Tab");
-      const focused = page.locator(":focus");
-      await expect(focused).toHaveCount(1);
-      reached.push(await focused.evaluate((element) => element.outerHTML.slice(0, 120)));
-      // Visible: in the viewport after the browser scrolled to it, opaque (the project link fades in on focus), and
-      // drawn with a focus indicator.
-      await expect(focused).toBeInViewport();
-      await expect(focused).toHaveCSS("opacity", "1");
-      const indicator = await focused.evaluate((element) => {
-        const style = getComputedStyle(element);
-        return {
-          outline: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2,
-          shadow: style.boxShadow !== "none",
-        };
+      test("home page with the dialog closed", async ({ page, browser }) => {
+        await analyse(page, browser, "/", expectNoViolations);
       });
-      expect(indicator.outline || indicator.shadow, `focus indicator on ${reached.at(-1)}`).toBe(true);
-    }
-    expect(reached).toEqual(expected);
+
+      test("home page with the newsletter dialog open", async ({ page, browser }) => {
+        await analyse(page, browser, "/", async (target) => {
+          await openDialog(target);
+          await expectNoViolations(target);
+        });
+      });
+
+      test("home page showing a toast after subscribing", async ({ page, browser }) => {
+        await analyse(page, browser, "/", async (target) => {
+          const dialog = await openDialog(target);
+          await dialog.getByLabel("Email address").fill(`a11y-${test.info().project.name}-${Date.now()}@example.com`);
+          await dialog.getByRole("button", { name: "Get Early Access" }).click();
+          await expect(target.locator("#toast-region [data-toast]")).toContainText("Successfully subscribed!");
+          await expectNoViolations(target);
+        });
+      });
+
+      test("unsubscribe page, before and after the button", async ({ page, browser }) => {
+        await analyse(page, browser, "/unsubscribe?token=3f1e2d4c-5b6a-4789-8abc-def012345678", async (target) => {
+          await expectNoViolations(target);
+          await target.getByRole("button", { name: "Unsubscribe" }).click();
+          await expect(target.getByRole("heading", { level: 1, name: "You're unsubscribed" })).toBeVisible();
+          await expectNoViolations(target);
+        });
+      });
+
+      test("not-found page", async ({ page, browser }) => {
+        test.info().annotations.push({
+          type: "expects-console-error",
+          description: "^Failed to load resource: the server responded with a status of 404",
+        });
+        await analyse(page, browser, "/no-such-page", async (target) => {
+          await expect(target.getByRole("heading", { level: 1, name: "404" })).toBeVisible();
+          await expectNoViolations(target);
+        });
+      });
+    });
+
+    test.describe("keyboard", () => {
+      // Without smooth scrolling and transitions the screenshot shows the focused element where it settles.
+      test.use({ reducedMotion: "reduce" });
+
+      let lab: PixelLab;
+      test.beforeAll(async ({ browser }) => {
+        lab = await PixelLab.open(browser);
+      });
+      test.afterAll(async () => {
+        await lab.close();
+      });
+
+      test("Tab reaches every link and button in document order, each visibly focused", async ({ page }) => {
+        await page.goto("/");
+        if (jsEnabled(test.info().project.name))
+          await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+
+        // What should be reachable: every rendered link, button and field outside the (closed) dialog.
+        const expected = await page.evaluate(() => {
+          const candidates = document.querySelectorAll<HTMLElement>(
+            "a[href], button, input, select, textarea, [tabindex]",
+          );
+          return [...candidates]
+            .filter((element) => element.tabIndex >= 0 && !element.closest("[hidden], dialog:not([open])"))
+            .filter(
+              (element) => element.getClientRects().length > 0 && getComputedStyle(element).visibility !== "hidden",
+            )
+            .map((element) => element.outerHTML.slice(0, 120));
+        });
+        expect(expected.length).toBeGreaterThanOrEqual(7);
+        // No positive tabindex: the focus order is the document order.
+        expect(await page.locator("[tabindex]:not([tabindex='0']):not([tabindex='-1'])").count()).toBe(0);
+
+        const reached: string[] = [];
+        for (let index = 0; index < expected.length; index++) {
+          await page.keyboard.press("Tab");
+          const focused = page.locator(":focus");
+          await expect(focused).toHaveCount(1);
+          reached.push(await focused.evaluate((element) => element.outerHTML.slice(0, 120)));
+          // Visible: in the viewport after the browser scrolled to it, opaque (the project link fades in on focus), and
+          // drawn with a focus indicator.
+          await expect(focused).toBeInViewport();
+          await expect(focused).toHaveCSS("opacity", "1");
+          const indicator = await focused.evaluate((element) => {
+            const style = getComputedStyle(element);
+            return {
+              outline: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2,
+              shadow: style.boxShadow !== "none",
+            };
+          });
+          expect(indicator.outline || indicator.shadow, `focus indicator on ${reached.at(-1)}`).toBe(true);
+          const ring = await focusRingContrast(page, lab, focused);
+          expect(
+            ring.ratio,
+            `focus ring on ${reached.at(-1)}: ${ring.ring} around ${ring.around}`,
+          ).toBeGreaterThanOrEqual(3);
+        }
+        expect(reached).toEqual(expected);
+      });
+
+      test("the newsletter dialog by keyboard: in, ringed, out with Escape, and a sign-up with Enter", async ({
+        page,
+      }, testInfo) => {
+        await visit(page, "/");
+        const opener = page.getByRole("button", { name: "Get Updates" });
+        const dialog = page.getByRole("dialog", { name: "Get Updates on My Journey" });
+        const input = dialog.getByLabel("Email address");
+        const expectRinged = async (element: Locator) => {
+          await expect(element).toBeFocused();
+          const ring = await focusRingContrast(page, lab, element);
+          expect(ring.ratio, `focus ring: ${ring.ring} around ${ring.around}`).toBeGreaterThanOrEqual(3);
+        };
+        /** Enter on 'Get Updates', then to the e-mail field (where the modal puts focus with JavaScript). */
+        const openWithEnter = async () => {
+          await page.keyboard.press("Enter");
+          await expect(dialog).toBeVisible();
+          // Without JavaScript the popover comes next in the Tab order: Tab walks into it, every stop inside and ringed.
+          for (
+            let presses = 0;
+            presses < 4 && !(await input.evaluate((field) => field === document.activeElement));
+            presses++
+          ) {
+            await page.keyboard.press("Tab");
+            const focused = page.locator(":focus");
+            expect(await focused.evaluate((element) => element.closest("dialog") !== null)).toBe(true);
+            await expectRinged(focused);
+          }
+          await expectRinged(input);
+        };
+
+        for (
+          let presses = 0;
+          presses < 20 && !(await opener.evaluate((b) => b === document.activeElement));
+          presses++
+        ) {
+          await page.keyboard.press("Tab");
+        }
+        await expectRinged(opener);
+        await openWithEnter();
+        await page.keyboard.press("Tab");
+        await expectRinged(dialog.getByRole("button", { name: "Get Early Access" }));
+        await page.keyboard.press("Escape");
+        await expect(dialog).toBeHidden();
+        await expect(opener).toBeFocused();
+
+        await openWithEnter();
+        await page.keyboard.type(`keyboard-${scheme}-${testInfo.project.name}-${Date.now()}@example.com`);
+        await page.keyboard.press("Enter");
+        await expect(page.getByRole("status").filter({ hasText: "Successfully subscribed!" })).toBeVisible();
+      });
+    });
   });
-});
+}
 
 test.describe("reduced motion", () => {
   // The durations that apply to a hover transition and to a toast's entrance, read from the page's own CSS.

@@ -11,14 +11,14 @@ describe("statusStyle", () => {
     const style = statusStyle(status);
     expect(style.label).toBe(label);
     expect(style.icon).toBe(icon);
-    expect(style.className).toContain(`bg-${colour}-100`);
+    expect(style.className).toContain(`bg-badge-${colour}`);
   });
 
   it("gives any other status a neutral badge with a memo and a capitalised label", () => {
     expect(statusStyle("paused")).toEqual({
       label: "Paused",
       icon: "📝",
-      className: expect.stringContaining("bg-slate-100"),
+      className: expect.stringContaining("bg-badge-neutral"),
     });
     expect(statusStyle("toString").icon).toBe("📝");
   });
