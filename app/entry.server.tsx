@@ -7,7 +7,6 @@ import { InlineStylesheetContext } from "~/utils/inline-stylesheet";
 import { logField, warnThrottled } from "~/utils/log.server";
 import { NonceContext } from "~/utils/nonce";
 import { withoutPreloadedChunks } from "~/utils/preload-hints.server";
-import { scriptsAfterFirstPaint } from "~/utils/after-first-paint.server";
 import { type ScriptPolicy, createNonce, inlineScriptHashes, securityHeaders } from "~/utils/security-headers.server";
 
 const RENDER_TIMEOUT_MS = 5_000;
@@ -25,7 +24,7 @@ export default async function handleRequest(
   const nonce = shared ? undefined : createNonce();
   // The whole document is rendered before it is sent: the page has no deferred data, so visitors with and without
   // JavaScript get the same complete HTML.
-  const rendered = await renderDocument(
+  const html = await renderDocument(
     <NonceContext.Provider value={nonce}>
       <InlineStylesheetContext.Provider value={inlineStylesheet?.css ?? null}>
         <RemixServer
@@ -37,9 +36,6 @@ export default async function handleRequest(
       </InlineStylesheetContext.Provider>
     </NonceContext.Provider>,
   );
-  // Production only: the development build's React compares attributes while hydrating and would report the inert
-  // preload links; nothing is measured there.
-  const html = process.env.NODE_ENV === "production" ? scriptsAfterFirstPaint(rendered) : rendered;
   const scripts: ScriptPolicy = nonce ? { nonce } : { inlineScriptHashes: inlineScriptHashes(html) };
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "no-cache");
