@@ -89,7 +89,7 @@ try {
     case "backup": {
       const target = args[0];
       if (!target) fail("Usage: npm run subscribers -- backup <file>", 2);
-      const copied = open().backup(target);
+      const copied = await subscriberAdmin.backup(target);
       process.stderr.write(`Copied ${plural(copied, "subscriber")} to ${path.resolve(target)}.\n`);
       break;
     }
@@ -107,7 +107,7 @@ try {
       const source = args[0];
       if (!source)
         fail("Usage: npm run subscribers -- restore <backup file>  (see: npm run subscribers -- backups)", 2);
-      const report = subscriberAdmin.restore(source);
+      const report = await subscriberAdmin.restore(source);
       const from = path.resolve(source);
       if (report.kind === "replaced") {
         const kept = report.keptAs ? ` It was kept as ${report.keptAs}.` : "";

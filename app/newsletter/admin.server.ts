@@ -1,6 +1,7 @@
 import { owner } from "~/content/site";
 import { subscribersCsv } from "~/newsletter/subscribers-csv.server";
 import { listBackups, restoreBackup } from "~/newsletter/backups.server";
+import { WHOLE_FILE } from "~/newsletter/stores/sqlite.server";
 import { backupSettings, embeddedStore, usesSupabase } from "~/newsletter/subscribers.server";
 import { env } from "~/utils/env.server";
 
@@ -17,6 +18,15 @@ export const subscriberAdmin = {
     const store = embeddedStore();
     if (!store) throw new Error("The list lives in Supabase.");
     return subscribersCsv(store.list(), owner.siteUrl);
+  },
+  /**
+   * A consistent copy of the live list at `target`; answers how many subscribers it holds. The tool's process serves
+   * nobody, so the copy is one step: one snapshot, which the running server's sign-ups cannot make start over.
+   */
+  backup(target: string): Promise<number> {
+    const store = embeddedStore();
+    if (!store) throw new Error("The list lives in Supabase.");
+    return store.backup(target, { stepPages: WHOLE_FILE });
   },
   /** The backup folder (BACKUP_DIR, or DATA_DIR/backups). */
   backupDir: () => backupSettings().dir,

@@ -27,6 +27,7 @@ import {
   openSqliteStore,
   SQLITE_FILE_NAME,
   type SqliteStore,
+  WHOLE_FILE,
 } from "~/newsletter/stores/sqlite.server";
 import { describeCause } from "~/newsletter/stores/types.server";
 
@@ -79,7 +80,11 @@ export interface WrittenBackup {
 }
 
 /** Writes one consistent backup of the live store into `settings.dir` under its time's name, then prunes. */
-export function writeBackup(store: SqliteStore, settings: BackupSettings, now = new Date()): WrittenBackup {
+export async function writeBackup(
+  store: SqliteStore,
+  settings: BackupSettings,
+  now = new Date(),
+): Promise<WrittenBackup> {
   const { dir, keep } = settings;
   mkdirSync(dir, { recursive: true });
   const needed = fileSize(store.file) + fileSize(`${store.file}-wal`) + BACKUP_RESERVE_BYTES;
@@ -90,36 +95,36 @@ export function writeBackup(store: SqliteStore, settings: BackupSettings, now = 
     );
   }
   const file = path.join(dir, backupFileName(now));
-  const partial = path.join(dir, `.${path.basename(file)}.partial`);
-  rmSync(partial, { force: true });
-  let subscribers: number;
-  try {
-    subscribers = store.backup(partial);
-    fsyncPath(partial);
-    if (existsSync(file)) throw new Error(`${file} already exists`);
-    renameSync(partial, file);
-    fsyncPath(dir);
-  } finally {
-    rmSync(partial, { force: true });
-  }
+  if (existsSync(file)) throw new Error(`${file} already exists`);
+  // Written as .<name>.partial, fsynced, then renamed: a backup's name never holds half a file.
+  const subscribers = await store.backup(file);
   const removed = backupsToDelete(names(dir), keep).map((name) => path.join(dir, name));
   for (const old of removed) rmSync(old, { force: true });
   return { file, subscribers, removed };
 }
 
 /**
- * Starts the automatic backups of the live store and answers how to stop them. A failure is one log line: the store,
- * the sign-ups and /healthz never depend on a backup.
+ * Starts the automatic backups of the live store and answers how to stop them: the answer settles once a copy under
+ * way has finished, so a shutdown does not cut one short. A failure is one log line: the store, the sign-ups and
+ * /healthz never depend on a backup.
  */
-export function startAutomaticBackups(store: SqliteStore, settings: BackupSettings): () => void {
-  const run = () => {
+export function startAutomaticBackups(store: SqliteStore, settings: BackupSettings): () => Promise<void> {
+  let stopped = false;
+  const once = async (due: Date) => {
+    if (stopped) return;
     try {
-      const { file, subscribers, removed } = writeBackup(store, settings);
+      const { file, subscribers, removed } = await writeBackup(store, settings, due);
       const pruned = removed.length ? `; removed ${removed.length} older (keeping ${settings.keep})` : "";
       console.info(`Newsletter backup: ${subscribers} subscribers in ${file}${pruned}.`);
     } catch (error) {
       console.error(`Newsletter backup failed, sign-ups go on (${describeCause(error)}); next try in 24 hours.`);
     }
+  };
+  // One copy at a time; one that falls due while another runs follows it, named for when it fell due.
+  let queue = Promise.resolve();
+  const run = () => {
+    const due = new Date();
+    queue = queue.then(() => once(due));
   };
   let existing: string[] = [];
   try {
@@ -133,8 +138,10 @@ export function startAutomaticBackups(store: SqliteStore, settings: BackupSettin
   first?.unref();
   daily.unref();
   return () => {
+    stopped = true;
     clearTimeout(first);
     clearInterval(daily);
+    return queue;
   };
 }
 
@@ -230,7 +237,12 @@ function liveFileProblem(file: string): string | null {
  * gets back the backup's addresses it lacks, except readers who unsubscribed by their link since; a copy of the list
  * as it was is kept first.
  */
-export function restoreBackup(backup: string, dataDir: string, backupDir: string, now = new Date()): RestoreReport {
+export async function restoreBackup(
+  backup: string,
+  dataDir: string,
+  backupDir: string,
+  now = new Date(),
+): Promise<RestoreReport> {
   const source = path.resolve(backup);
   const rows = readBackup(source);
   const live = path.join(path.resolve(dataDir), SQLITE_FILE_NAME);
@@ -262,7 +274,8 @@ export function restoreBackup(backup: string, dataDir: string, backupDir: string
 
   const store = openSqliteStore(dataDir);
   try {
-    const before = store.backup(keptAs);
+    // The owner's tool runs in a process of its own, beside the server that may be taking sign-ups: one step.
+    const before = await store.backup(keptAs, { stepPages: WHOLE_FILE });
     const report = store.addBack(rows);
     return { kind: "added back", keptAs, before, after: store.count(), ...report };
   } finally {

@@ -60,7 +60,7 @@ export const backupSettings = (): BackupSettings => ({
   timeZone: challenge.timeZone,
 });
 
-let stopBackups: (() => void) | undefined;
+let stopBackups: (() => Promise<void>) | undefined;
 
 /** The server's automatic backups of the embedded store; none with Supabase (it keeps its own). */
 export function startStoreBackups() {
@@ -68,9 +68,13 @@ export function startStoreBackups() {
   if (store) stopBackups ??= startAutomaticBackups(store, backupSettings());
 }
 
-/** Stops the backups and closes the embedded database when the server (or the owner's tool) stops. */
-export function closeSubscriberStore() {
-  stopBackups?.();
+/**
+ * Stops the backups and closes the embedded database when the server (or the owner's tool) stops; a backup under way
+ * finishes first.
+ */
+export async function closeSubscriberStore() {
+  const running = stopBackups?.();
   stopBackups = undefined;
+  await running;
   if (opened?.kind === "sqlite") (opened as SqliteStore).close();
 }

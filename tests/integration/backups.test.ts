@@ -20,7 +20,7 @@ let dir: string;
 let dataDir: string;
 let backupDir: string;
 const open: SqliteStore[] = [];
-const stops: (() => void)[] = [];
+const stops: (() => Promise<void>)[] = [];
 
 function openStore() {
   const store = openSqliteStore(dataDir);
@@ -43,6 +43,19 @@ function start(store: SqliteStore, options: Partial<BackupSettings> = {}) {
 
 const files = (folder = backupDir) => (existsSync(folder) ? readdirSync(folder).sort() : []);
 
+/**
+ * Waits until the schedule has logged `count` backups (made or failed). A copy runs on libuv's thread pool, which fake
+ * timers do not drive; setImmediate stays real here, and the wait is bounded.
+ */
+async function backupsLogged(count: number) {
+  const logged = () =>
+    [console.info, console.error]
+      .flatMap((log) => (vi.isMockFunction(log) ? log.mock.calls : []))
+      .filter(([line]) => String(line).startsWith("Newsletter backup")).length;
+  for (let turn = 0; turn < 100_000 && logged() < count; turn += 1) await new Promise((done) => setImmediate(done));
+  expect(logged()).toBe(count);
+}
+
 function emailsIn(file: string) {
   const db = new DatabaseSync(file, { readOnly: true });
   try {
@@ -61,8 +74,8 @@ beforeEach(() => {
   vi.spyOn(console, "info").mockImplementation(() => {});
 });
 
-afterEach(() => {
-  for (const stop of stops.splice(0)) stop();
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
   for (const store of open.splice(0)) store.close();
   vi.useRealTimers();
   vi.restoreAllMocks();
@@ -80,10 +93,12 @@ describe("automatic backups", () => {
     await store.subscribe("first@example.com");
     start(store);
     await vi.advanceTimersByTimeAsync(10);
+    await backupsLogged(1);
     expect(files()).toEqual(["newsletter-2026-11-23T080000Z.sqlite"]);
     expect(readBackup(path.join(backupDir, files()[0]!)).map((row) => row.email)).toEqual(["first@example.com"]);
     await store.subscribe("second@example.com");
     await vi.advanceTimersByTimeAsync(BACKUP_INTERVAL_MS);
+    await backupsLogged(2);
     expect(files()).toEqual(["newsletter-2026-11-23T080000Z.sqlite", "newsletter-2026-11-24T080000Z.sqlite"]);
     expect(emailsIn(path.join(backupDir, files()[1]!))).toEqual(["first@example.com", "second@example.com"]);
     // Never a half-written file under a backup's name: no temporary file is left either.
@@ -94,16 +109,17 @@ describe("automatic backups", () => {
     const store = openStore();
     const stop = start(store);
     await vi.advanceTimersByTimeAsync(10);
-    stop();
+    await stop();
     expect(files()).toHaveLength(1);
     vi.setSystemTime(new Date("2026-11-23T22:59:00Z")); // 23:59 in Brussels: the same day
     const again = start(store);
     await vi.advanceTimersByTimeAsync(10);
-    again();
+    await again();
     expect(files()).toHaveLength(1);
     vi.setSystemTime(new Date("2026-11-23T23:01:00Z")); // 00:01 in Brussels: the next day
     start(store);
     await vi.advanceTimersByTimeAsync(10);
+    await backupsLogged(2);
     expect(files()).toEqual(["newsletter-2026-11-23T080000Z.sqlite", "newsletter-2026-11-23T230100Z.sqlite"]);
   });
 
@@ -113,6 +129,8 @@ describe("automatic backups", () => {
     const store = openStore();
     start(store, { keep: 3 });
     await vi.advanceTimersByTimeAsync(5 * BACKUP_INTERVAL_MS + 10);
+    // Six fell due while the first was being copied: each followed the one before, named for when it fell due.
+    await backupsLogged(6);
     expect(files()).toEqual([
       "my-copy.sqlite",
       "newsletter-2026-11-26T080000Z.sqlite",
@@ -127,6 +145,7 @@ describe("automatic backups", () => {
     writeFileSync(backupDir, "a file where the backup folder should be");
     start(store);
     await vi.advanceTimersByTimeAsync(10);
+    await backupsLogged(1);
     expect(errors).toHaveBeenCalledTimes(1);
     expect(String(errors.mock.calls[0]![0])).toMatch(/^Newsletter backup failed, sign-ups go on \(.+\); next try/);
     expect(String(errors.mock.calls[0]![0])).not.toContain("\n");
@@ -139,7 +158,7 @@ describe("restore", () => {
   async function listWithBackup(emails: string[]) {
     const store = openStore();
     for (const email of emails) await store.subscribe(email);
-    const backup = writeBackup(store, settings()).file;
+    const backup = (await writeBackup(store, settings())).file;
     return { store, backup };
   }
 
@@ -150,7 +169,7 @@ describe("restore", () => {
     store.close();
     for (const suffix of ["", "-wal", "-shm"])
       rmSync(path.join(dataDir, `${SQLITE_FILE_NAME}${suffix}`), { force: true });
-    const report = restoreBackup(backup, dataDir, backupDir);
+    const report = await restoreBackup(backup, dataDir, backupDir);
     expect(report).toMatchObject({ kind: "replaced", reason: "it was missing", keptAs: null, subscribers: 25 });
     const reopened = openStore();
     expect(reopened.list().map((row) => row.email)).toEqual(emails);
@@ -163,7 +182,7 @@ describe("restore", () => {
     store.close();
     const live = path.join(dataDir, SQLITE_FILE_NAME);
     writeFileSync(live, "scrambled ".repeat(1_000));
-    const report = restoreBackup(backup, dataDir, backupDir);
+    const report = await restoreBackup(backup, dataDir, backupDir);
     expect(report).toMatchObject({ kind: "replaced", reason: "file is not a database", subscribers: 2 });
     expect(report.keptAs && existsSync(report.keptAs)).toBe(true);
     expect(emailsIn(live)).toEqual(["a@example.com", "b@example.com"]);
@@ -175,7 +194,7 @@ describe("restore", () => {
     await store.unsubscribe(left.unsubscribeToken);
     expect(store.remove("removed@example.com")).toBe(true);
     await store.subscribe("new@example.com");
-    const report = restoreBackup(backup, dataDir, backupDir);
+    const report = await restoreBackup(backup, dataDir, backupDir);
     expect(report).toMatchObject({
       kind: "added back",
       added: ["removed@example.com"],
@@ -216,8 +235,8 @@ describe("restore", () => {
     await store.subscribe("stays@example.com");
     const file = path.join(dir, "not-a-backup.sqlite");
     make(file);
-    expect(() => restoreBackup(file, dataDir, backupDir)).toThrow(reason);
-    expect(() => restoreBackup(file, dataDir, backupDir)).toThrow(/not-a-backup\.sqlite/);
+    await expect(restoreBackup(file, dataDir, backupDir)).rejects.toThrow(reason);
+    await expect(restoreBackup(file, dataDir, backupDir)).rejects.toThrow(/not-a-backup\.sqlite/);
     expect(store.list().map((row) => row.email)).toEqual(["stays@example.com"]);
     expect(files()).toEqual([]);
   });
@@ -226,7 +245,7 @@ describe("restore", () => {
     const { store } = await listWithBackup(["one@example.com"]);
     vi.setSystemTime(new Date(Date.now() + 2_000));
     await store.subscribe("two@example.com");
-    writeBackup(store, settings());
+    await writeBackup(store, settings());
     writeFileSync(path.join(backupDir, "junk.sqlite"), "junk");
     vi.useRealTimers();
     const listing = listBackups(backupDir);

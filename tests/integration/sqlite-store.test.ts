@@ -1,4 +1,15 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -28,6 +39,15 @@ function rows(file: string) {
       email: string;
       created_at: string;
     }[];
+  } finally {
+    db.close();
+  }
+}
+
+function journalMode(file: string) {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    return (db.prepare("pragma journal_mode").get() as { journal_mode: string }).journal_mode;
   } finally {
     db.close();
   }
@@ -256,10 +276,95 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
   it("backs up to a new file that opens on its own, while the store stays in use; never over an existing file", async () => {
     const store = openStore();
     await store.subscribe("kept@example.com");
-    const target = path.join(dir, "backup.sqlite");
-    expect(store.backup(target)).toBe(1);
+    const folder = path.join(dir, "copies");
+    mkdirSync(folder);
+    const target = path.join(folder, "backup.sqlite");
+    expect(await store.backup(target)).toBe(1);
     await store.subscribe("after@example.com");
     expect(rows(target).map((row) => row.email)).toEqual(["kept@example.com"]);
-    expect(() => store.backup(target)).toThrow(/already exists/);
+    await expect(store.backup(target)).rejects.toThrow(/already exists/);
+    // A file of its own: read, it grows no -wal or -shm beside it, and no temporary file is left.
+    expect(journalMode(target)).toBe("delete");
+    expect(readdirSync(folder)).toEqual(["backup.sqlite"]);
   });
+});
+
+describe("backing up while the store is in use", () => {
+  /** A store holding `count` subscribers, written in one transaction before it opens (fast, and not its writes). */
+  function storeWith(count: number) {
+    openSqliteStore(dir).close();
+    const db = new DatabaseSync(path.join(dir, SQLITE_FILE_NAME));
+    const insert = db.prepare("insert into newsletter_subscribers (email, unsubscribe_token) values (?, ?)");
+    db.exec("begin");
+    for (let i = 0; i < count; i += 1) insert.run(`reader-${i}@example.com`, randomUUID());
+    db.exec("commit");
+    db.close();
+    return openStore();
+  }
+
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("does not hold up the event loop: with 50,000 subscribers, callbacks and a sign-up are served during the copy", async () => {
+    const store = storeWith(50_000);
+    const target = path.join(dir, "backup.sqlite");
+    const partial = path.join(dir, ".backup.sqlite.partial");
+    const events: string[] = [];
+    let copying = true;
+    const copy = Promise.resolve(store.backup(target)).then((count) => {
+      copying = false;
+      events.push("copied");
+      return count;
+    });
+    // Turns of the loop while the copy is under way: its temporary file is there and the backup's name is not yet.
+    let turnsMidCopy = 0;
+    for (let turn = 0; copying && turn < 1_000_000; turn += 1) {
+      if (existsSync(partial) && !existsSync(target)) turnsMidCopy += 1;
+      if (turn === 1) events.push(`sign-up ${await store.subscribe("during@example.com")}`);
+      await nextTurn();
+    }
+    const copied = await copy;
+    expect(events).toEqual(["sign-up subscribed", "copied"]);
+    expect(turnsMidCopy).toBeGreaterThan(1);
+    expect(copied).toBe(rows(target).length);
+    // The sign-up came through this store's connection between two steps: its page went into the copy too.
+    expect(copied).toBe(50_001);
+  });
+
+  it.each([
+    ["this store's connection (the server's own)", false],
+    ["another connection (the owner's tools)", true],
+  ])(
+    "sign-ups that commit through %s while the copy is under way leave a consistent copy that loses nothing",
+    async (_label, elsewhere) => {
+      const store = storeWith(5_000);
+      const writer = elsewhere ? openStore() : store;
+      const target = path.join(dir, "backup.sqlite");
+      let copying = true;
+      // One page per step: the copy has hundreds of steps, and sign-ups commit between them.
+      const copy = store.backup(target, { stepPages: 1 }).finally(() => (copying = false));
+      let written = 0;
+      let midCopy = 0;
+      for (; copying && written < 300; written += 1) {
+        expect(await writer.subscribe(`during-${written}@example.com`)).toBe("subscribed");
+        if (copying) midCopy += 1;
+        await nextTurn();
+      }
+      const copied = await copy;
+      expect(midCopy).toBeGreaterThan(0);
+      const db = new DatabaseSync(target, { readOnly: true });
+      try {
+        expect(db.prepare("pragma integrity_check").all()).toEqual([{ integrity_check: "ok" }]);
+      } finally {
+        db.close();
+      }
+      const live = rows(store.file);
+      const inCopy = rows(target);
+      expect(inCopy).toHaveLength(copied);
+      // The list as it stood at one moment: every row committed before it, in order, and none after.
+      expect(inCopy).toEqual(live.slice(0, copied));
+      // That moment is after the sign-ups that committed between steps: the copy restarts or takes them in as it goes.
+      expect(copied).toBeGreaterThan(5_000);
+      expect(live).toHaveLength(5_000 + written);
+    },
+  );
 });

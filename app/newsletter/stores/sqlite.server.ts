@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, type FSWatcher, mkdirSync, statfsSync, statSync, watch } from "node:fs";
+import { existsSync, type FSWatcher, mkdirSync, rmSync, statfsSync, statSync, watch } from "node:fs";
+import { open, rename } from "node:fs/promises";
 import path from "node:path";
 // A static import of the built-in keeps the module external in the server build (checked by the HTTP tests, which
 // run build/index.js); node:sqlite needs no dependency and no native build.
-import { DatabaseSync } from "node:sqlite";
+import { backup as onlineBackup, DatabaseSync } from "node:sqlite";
 import { maskEmail } from "~/newsletter/mask-email.server";
 import {
   describeCause,
@@ -85,10 +86,25 @@ export interface SqliteStore extends SubscriberStore {
   addBack(rows: { email: string; createdAt: string; unsubscribeToken: string | null }[]): AddBackReport;
   /**
    * A consistent copy of the whole file at `target` (which must not exist), safe while the server writes; answers how
-   * many subscribers the copy holds.
+   * many subscribers the copy holds. The copy runs off the event loop, `stepPages` pages at a time.
    */
-  backup(target: string): number;
+  backup(target: string, options?: StoreBackupOptions): Promise<number>;
 }
+
+export interface StoreBackupOptions {
+  /**
+   * Pages copied per step (a page is 4 KiB). Between steps the event loop runs, and a sign-up on this connection
+   * waits for one step at most; its pages go into the copy as it commits, so the copy holds every row up to the end.
+   * A commit by another connection (another process) makes the copy start again, which a busy list could do forever:
+   * a process that serves nobody (the owner's tools) copies the whole file in one step, one consistent snapshot.
+   */
+  stepPages?: number;
+}
+
+/** The server's step: a few milliseconds of copying on a worker thread, so a sign-up hardly waits. */
+export const BACKUP_STEP_PAGES = 100;
+/** One step for the whole file, whatever its size (SQLite takes a page count that fits in an int). */
+export const WHOLE_FILE = 2 ** 31 - 1;
 
 /** Maps a failed insert to an outcome: only a unique violation is a duplicate, anything else is a failure. */
 export function sqliteOutcome(error: unknown): Exclude<SubscribeOutcome, "subscribed"> {
@@ -317,17 +333,26 @@ export function openSqliteStore(dataDir: string): SqliteStore {
         return report;
       });
     },
-    backup(target) {
+    async backup(target, { stepPages = BACKUP_STEP_PAGES } = {}) {
       const destination = path.resolve(target);
       if (existsSync(destination)) throw new Error(`${destination} already exists: choose a new file name`);
-      // VACUUM INTO writes a consistent snapshot, even while the server goes on writing (WAL).
-      conn.db.prepare("vacuum into ?").run(destination);
-      // What the copy holds, counted in the copy: the live list may have grown since.
-      const copy = new DatabaseSync(destination, { readOnly: true });
+      // The copy is built under a temporary name in the same folder: `destination` is whole or absent.
+      const partial = path.join(path.dirname(destination), `.${path.basename(destination)}.partial`);
+      const scraps = ["", "-journal", "-wal", "-shm"].map((suffix) => `${partial}${suffix}`);
+      const clear = () => scraps.forEach((scrap) => rmSync(scrap, { force: true }));
+      clear();
       try {
-        return countRows(copy);
+        // SQLite's online backup, through the server's own connection: each step runs on libuv's thread pool.
+        await onlineBackup(conn.db, partial, { rate: stepPages });
+        const subscribers = settleCopy(partial);
+        await syncToDisk(partial);
+        if (existsSync(destination)) throw new Error(`${destination} already exists: choose a new file name`);
+        await rename(partial, destination);
+        // A rename is only as durable as the folder that records it.
+        await syncToDisk(path.dirname(destination));
+        return subscribers;
       } finally {
-        copy.close();
+        clear();
       }
     },
     healthy() {
@@ -370,6 +395,38 @@ function transaction<T>(db: DatabaseSync, work: () => T): T {
   } catch (error) {
     if (db.isTransaction) db.exec("rollback");
     throw error;
+  }
+}
+
+/**
+ * Makes a fresh copy a file of its own and answers how many subscribers it holds. The online backup copies the live
+ * file's header, which says WAL: opened like that, a backup would grow -wal and -shm files beside it wherever it is
+ * read, and could not be read at all from a read-only folder. A rollback journal, as VACUUM INTO wrote, avoids both.
+ */
+function settleCopy(file: string): number {
+  const copy = new DatabaseSync(file);
+  try {
+    // No fsync of its own here: the caller fsyncs the finished copy once, off the loop.
+    copy.exec("pragma synchronous = off; pragma journal_mode = delete");
+  } finally {
+    copy.close();
+  }
+  // What the copy holds, counted in the copy: the live list may have grown since.
+  const readOnly = new DatabaseSync(file, { readOnly: true });
+  try {
+    return countRows(readOnly);
+  } finally {
+    readOnly.close();
+  }
+}
+
+/** Flushes a file (or a folder's entries) to the disk without holding up the event loop. */
+async function syncToDisk(target: string) {
+  const handle = await open(target, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
