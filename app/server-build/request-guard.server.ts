@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { firstValue } from "~/utils/http-fields.server";
+import { allValues, firstValue } from "~/utils/http-fields.server";
 import { logField, warnThrottled } from "~/utils/log.server";
 import { MAX_DISCARD_BYTES, MAX_DRAIN_BYTES } from "~/utils/read-form.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
+import { staticPage } from "~/server-build/static-page.server";
 
 // Bounds on what one request may ask of the server before Remix sees it (docs/decisions/007-request-bounds.md).
 // Our longest real URL is an unsubscribe link (~70 characters) and our deepest path has one segment.
@@ -57,12 +58,6 @@ export function isValidHost(value: string): boolean {
   }
 }
 
-/** Every comma-separated value of a header, trimmed (undefined when the header is absent). */
-function allValues(header: string | string[] | undefined): string[] | undefined {
-  if (header === undefined) return undefined;
-  return (Array.isArray(header) ? header.join(",") : header).split(",").map((value) => value.trim());
-}
-
 /**
  * Headers the request URL is built from when the proxy is trusted: Express takes the host from the first
  * X-Forwarded-Host value and the scheme from X-Forwarded-Proto, and Remix's adapter takes the port from whatever
@@ -106,13 +101,10 @@ export interface RequestGuardOptions {
 
 export type RequestGuard = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-const REFUSED_POST_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>Request refused</title></head>
-<body><main><h1>Request refused</h1>
-<p>This form can only be sent from this site's own pages. Nothing was stored.</p>
-<p><a href="/">Return to Home</a></p></main></body></html>
-`;
+const REFUSED_POST_PAGE = staticPage(
+  "Request refused",
+  "This form can only be sent from this site's own pages. Nothing was stored.",
+);
 
 /**
  * Looks at a request before anything else does (the page cache, Express, Remix) and answers it at once when it is

@@ -1,17 +1,11 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import { logField, oneLine, warnThrottled } from "~/utils/log.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
+import { staticPage } from "~/server-build/static-page.server";
 
 // The root error boundary's words, as a page of its own: it is sent when Remix itself could not run (a request it
 // cannot turn into a URL, a fault in the server around it), so nothing here may depend on the app rendering.
-const SERVER_ERROR_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark"><meta name="robots" content="noindex">
-<title>Something went wrong</title></head>
-<body><main><h1>Something went wrong</h1>
-<p>Please try again later.</p>
-<p><a href="/">Return to Home</a></p></main></body></html>
-`;
+const SERVER_ERROR_PAGE = staticPage("Something went wrong", "Please try again later.");
 
 /** The status an error asks for when it is the client's doing (a 4xx from a middleware), else 500. */
 function statusOf(error: unknown): number {

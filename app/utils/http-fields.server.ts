@@ -7,6 +7,12 @@ export function firstValue(header: string | string[] | null | undefined): string
   return value?.split(",")[0]?.trim();
 }
 
+/** Every comma-separated value of a header, trimmed (undefined when the header is absent). */
+export function allValues(header: string | string[] | undefined): string[] | undefined {
+  if (header === undefined) return undefined;
+  return (Array.isArray(header) ? header.join(",") : header).split(",").map((value) => value.trim());
+}
+
 /** Whether `If-None-Match` names `etag`, by the weak comparison it uses (W/"x" matches "x"), or is `*`. */
 export function matchesEtag(header: string | string[] | null | undefined, etag: string): boolean {
   if (typeof header !== "string") return false;
