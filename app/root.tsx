@@ -4,7 +4,7 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Links, LiveReload, Meta, Outlet, Scripts, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { StatusPage } from "~/components/status-page";
-import { ToastProvider, ToastRegion } from "~/components/toast";
+import { TOAST_REGION_ID, ToastProvider, ToastRegion } from "~/components/toast";
 import { documentMetaAt } from "~/sharing/document-meta.server";
 import { INLINE_STYLESHEET_ID, useInlineStylesheet } from "~/utils/inline-stylesheet";
 import { isNoAnswer } from "~/newsletter/no-answer";
@@ -58,6 +58,10 @@ export function Layout({ children }: { children: ReactNode }) {
           <link rel="stylesheet" href={stylesheet} />
         )}
         <Links />
+        {/* No first paint of half a page: a slow connection or a busy browser could otherwise paint what it has parsed
+            so far, and a row centred on its content (the hero's buttons) would jump when the rest arrives. The
+            document is one small, cached response, so waiting for its end costs next to nothing. */}
+        <link rel="expect" href={`#${TOAST_REGION_ID}`} blocking="render" />
       </head>
       <body className="min-h-screen bg-page font-sans text-ink antialiased">
         <ToastProvider flashed={data?.flash.toast ?? null}>

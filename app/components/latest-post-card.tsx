@@ -8,7 +8,6 @@ export function LatestPostCard({ text, profile }: { text: string; profile: Link 
   return (
     <section
       aria-labelledby={LABEL_ID}
-      data-testid="latest-post"
       className="mt-8 w-full max-w-2xl rounded-2xl border border-edge-accent bg-surface p-6 text-left shadow-sm"
     >
       <h2 id={LABEL_ID} className="text-xs font-semibold uppercase tracking-wide text-link">

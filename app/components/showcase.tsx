@@ -13,7 +13,7 @@ export function Showcase({
       <h2 id="projects-title" className="text-center text-3xl font-extrabold tracking-tight text-ink">
         My Vibe Code Projects
       </h2>
-      <ul data-testid="project-grid" className="mt-10 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
+      <ul className="mt-10 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
         {projects.map((project) => (
           <li key={project.title} className="flex">
             <ProjectCard project={project} />

@@ -105,7 +105,7 @@ for (const scheme of SCHEMES) {
         const statuses = Object.keys(BADGE_HUES);
         await page.evaluate(
           ({ statuses, from, to }) => {
-            const grid = document.querySelector("[data-testid=project-grid]")!;
+            const grid = document.querySelector("#projects-title + ul")!;
             for (const [index, status] of statuses.entries()) {
               const item = grid.firstElementChild!.cloneNode(true) as HTMLElement;
               const badge = item.querySelector<HTMLElement>("[class*='bg-badge-']")!;

@@ -1,6 +1,11 @@
 import { challengeDays } from "~/utils/days.server";
 import { challenge, heroCopy, links, owner, projects } from "~/content/site";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+
+/** The showcase's grid of cards, found as a visitor's assistive technology finds it: the list under its heading. */
+const projectGrid = (page: Page) =>
+  page.getByRole("region", { name: "My Vibe Code Projects" }).getByRole("list").first();
 
 test.describe("home page", () => {
   test("answers 200 with the owner's title, description, Open Graph tags, language and favicon", async ({ page }) => {
@@ -53,7 +58,7 @@ test.describe("home page", () => {
   test("showcase: six cards with logo, title, description, badge, stack and launch date", async ({ page }) => {
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 2, name: "My Vibe Code Projects" })).toBeVisible();
-    const cards = page.getByTestId("project-grid").locator("article");
+    const cards = projectGrid(page).locator("article");
     await expect(cards).toHaveCount(6);
     for (const [index, project] of projects.entries()) {
       const card = cards.nth(index);
@@ -76,7 +81,7 @@ test.describe("home page", () => {
 
   test("showcase: the external link shows on hover and on keyboard focus", async ({ page }) => {
     await page.goto("/");
-    const card = page.getByTestId("project-grid").locator("article").filter({ hasText: "Building" });
+    const card = projectGrid(page).locator("article").filter({ hasText: "Building" });
     const link = card.getByRole("link", { name: /Visit/ });
     await expect(link).toHaveAttribute("href", projects[0]!.url!);
     await expect(link).toHaveCSS("opacity", "0");
@@ -98,7 +103,7 @@ test.describe("home page", () => {
     });
     const page = await context.newPage();
     await page.goto("/");
-    const link = page.getByTestId("project-grid").locator("article").filter({ hasText: "Building" }).getByRole("link");
+    const link = projectGrid(page).locator("article").filter({ hasText: "Building" }).getByRole("link");
     await expect(link).toHaveCSS("opacity", "1");
     await context.close();
   });
@@ -130,15 +135,12 @@ test.describe("home page", () => {
     test(`showcase: ${columns} column(s) at ${width}px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto("/");
-      const tops = await page
-        .getByTestId("project-grid")
+      const tops = await projectGrid(page)
         .locator(":scope > li")
         .evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().top)));
       const firstRow = tops.filter((top) => top === tops[0]).length;
       expect(firstRow).toBe(columns);
-      const grid = await page
-        .getByTestId("project-grid")
-        .evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(" ").length);
+      const grid = await projectGrid(page).evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(" ").length);
       expect(grid).toBe(columns);
     });
   }

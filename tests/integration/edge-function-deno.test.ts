@@ -139,7 +139,7 @@ describe("the whole way: site → function under Deno → fake X API", () => {
     const site = await startServer({ env: { SUPABASE_URL: fn.url, SUPABASE_ANON_KEY: "anon-key-of-the-test" } });
     try {
       const html = await (await fetch(`${site.url}/`)).text();
-      const card = /<section [^>]*data-testid="latest-post"[^>]*>.*?<\/section>/s.exec(html)?.[0] ?? "";
+      const card = /<section [^>]*aria-labelledby="latest-post-label"[^>]*>.*?<\/section>/s.exec(html)?.[0] ?? "";
       expect(card).toContain("Latest thought");
       expect(card).toContain("Day 42: the whole chain works.");
       expect(x.requests).toHaveLength(1);

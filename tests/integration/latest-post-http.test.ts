@@ -4,7 +4,7 @@ import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
 
 // Page views against the production server (`node server/index.mjs` on the last `npm run build`), with the real
 // supabase-js client calling the stub over HTTP.
-const CARD = 'data-testid="latest-post"';
+const CARD = 'aria-labelledby="latest-post-label"';
 
 const startApp = (stub: StubSupabase, env: Record<string, string>) =>
   startServer({ env: { SUPABASE_URL: stub.url, SUPABASE_ANON_KEY: stub.anonKey, ...env } });
