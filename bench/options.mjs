@@ -29,6 +29,8 @@ export const APPLIED_RUNS = nonNegative("BENCH_APPLIED_RUNS", 0);
 export const PROXY_DELAY_MS = nonNegative("BENCH_PROXY_DELAY_MS", 20);
 /** 0 skips the runs with one core kept busy. */
 export const BUSY_CORE = process.env.BENCH_BUSY_CORE !== "0";
+/** 0 skips the reference pages (an empty page, `/` without scripts) measured beside `/`. */
+export const REFERENCE_PAGES = process.env.BENCH_REFERENCE_PAGES !== "0";
 /** 1 measures Lighthouse only (no throughput, hang, memory or social card sections). */
 export const LIGHTHOUSE_ONLY = process.env.BENCH_LIGHTHOUSE_ONLY === "1";
 export const DURATION_S = positive("BENCH_DURATION_S", 10);

@@ -60,6 +60,24 @@ export function runsTable(r) {
   return markdownTable(["machine", "network", "run", "load avg", "performance", "FCP", "LCP", "TBT", "CLS", ""], rows);
 }
 
+/** Every run of the reference pages (bench/reference-pages.mjs), one row each; marked against the goals. @param {any} r */
+export function referenceTable(r) {
+  const rows = r.lighthouse.references.flatMap((/** @type {any} */ set) =>
+    set.runs.map((/** @type {any} */ run) => [
+      set.page,
+      run.run,
+      run.loadAverage.toFixed(2),
+      run.performance,
+      `${run.fcpMs} ms`,
+      `${run.lcpMs} ms`,
+      `${run.tbtMs} ms`,
+      run.cls,
+      mark(meetsGoals(run)),
+    ]),
+  );
+  return markdownTable(["page", "run", "load avg", "performance", "FCP", "LCP", "TBT", "CLS", ""], rows);
+}
+
 /** The goals table, and the goals missed (which fail the run). @param {any} r */
 export function goalsTable(r) {
   const sets = r.lighthouse.conditions.flatMap((/** @type {any} */ c) =>

@@ -15,7 +15,8 @@ import { measureBytes } from "./page-bytes.mjs";
 import { measureSocialCard, pageCacheActive } from "./page-checks.mjs";
 import { startProductionServer } from "./production-server.mjs";
 import { answers, startProcess, stopProcess } from "./processes.mjs";
-import { gitCommit, goalsTable, runsTable } from "./report.mjs";
+import { startReferencePages } from "./reference-pages.mjs";
+import { gitCommit, goalsTable, referenceTable, runsTable } from "./report.mjs";
 import { startSupabaseStub } from "./supabase-stub.mjs";
 import { measureThroughput } from "./throughput.mjs";
 
@@ -47,9 +48,41 @@ async function lighthouseSets(appUrl) {
   return sets;
 }
 
+/**
+ * The reference pages (bench/reference-pages.mjs), on the quiet machine and loopback: what the machine allows.
+ * @param {string} appUrl
+ */
+async function lighthouseReferences(appUrl) {
+  console.log("  reference pages (not gated):");
+  const pages = await startReferencePages(appUrl);
+  try {
+    return [
+      {
+        page: "empty page",
+        ...lighthouseRuns(`${pages.url}/empty`, {
+          throttling: "simulate",
+          label: "reference-empty",
+          runs: LIGHTHOUSE_RUNS,
+        }),
+      },
+      {
+        page: "`/` without its scripts",
+        ...lighthouseRuns(`${pages.url}/without-scripts`, {
+          throttling: "simulate",
+          label: "reference-without-scripts",
+          runs: LIGHTHOUSE_RUNS,
+        }),
+      },
+    ];
+  } finally {
+    await pages.close();
+  }
+}
+
 /** Both conditions: a quiet machine, then one core kept busy by a process started and stopped here. @param {string} appUrl */
 async function measureLighthouse(appUrl) {
   const conditions = [{ name: "quiet", sets: await lighthouseSets(appUrl) }];
+  const references = options.REFERENCE_PAGES ? await lighthouseReferences(appUrl) : [];
   if (options.BUSY_CORE) {
     console.log("  one core busy:");
     const busy = startBusyCore();
@@ -63,7 +96,7 @@ async function measureLighthouse(appUrl) {
     options.APPLIED_RUNS > 0
       ? lighthouseRuns(`${appUrl}/`, { throttling: "devtools", label: "devtools", runs: options.APPLIED_RUNS })
       : null;
-  return { conditions, applied };
+  return { conditions, references, applied };
 }
 
 async function main() {
@@ -136,6 +169,9 @@ async function main() {
   writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
   const { markdown, missed } = goalsTable(results);
   console.log(`\n${markdown}\n\nEvery Lighthouse run (simulated throttling):\n\n${runsTable(results)}`);
+  if (lighthouse.references.length) {
+    console.log(`\nReference pages, quiet, loopback (not gated):\n\n${referenceTable(results)}`);
+  }
   console.log("\nWritten to bench/results.json");
   if (missed.length) {
     console.error(`\nGoals missed: ${missed.join("; ")}`);
