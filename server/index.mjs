@@ -183,31 +183,43 @@ server.listen(env.PORT, env.HOST, () => {
 
 if (development && process.env.REMIX_DEV_ORIGIN) watchBuild();
 
-/** `npm run dev`: `remix dev` rebuilds on every edit; the server loads each new build and says when it is ready. */
+/**
+ * `npm run dev`: `remix dev` rebuilds on every edit; the server loads each new build and says when it is ready. Loads
+ * run one at a time, in order: on a busy machine a load started early (on the compiler's first file, perhaps before
+ * it rewrote the server build) could otherwise finish after a later one and put the older build back.
+ */
 function watchBuild() {
   /** @type {NodeJS.Timeout | undefined} */
   let pending;
+  let loads = Promise.resolve();
+  let latest = 0;
   watch(path.dirname(buildPath), () => {
     // The compiler writes several files per build: load once they are all there.
     clearTimeout(pending);
-    pending = setTimeout(async () => {
-      const previous = build;
-      try {
-        const next = await loadBuild(Date.now());
-        next.onStart();
-        build = next;
-      } catch (error) {
-        // The page keeps the last build that loaded; the next edit tries again.
-        reportLoadError(error);
-        return;
-      }
-      guard = build.requestGuard({ isHttps });
-      // The old build's resources (the embedded store's connection) go with it.
-      await previous.onShutdown();
-      broadcastDevReady(build);
+    pending = setTimeout(() => {
+      const generation = ++latest;
+      loads = loads.then(() => (generation === latest ? reloadBuild() : undefined));
     }, 100);
   });
 }
+
+async function reloadBuild() {
+  const previous = build;
+  try {
+    const next = await loadBuild(Date.now());
+    next.onStart();
+    build = next;
+  } catch (error) {
+    // The page keeps the last build that loaded; the next edit tries again.
+    reportLoadError(error);
+    return;
+  }
+  guard = build.requestGuard({ isHttps });
+  // The old build's resources (the embedded store's connection) go with it.
+  await previous.onShutdown();
+  broadcastDevReady(build);
+}
+
 server.on("error", (error) => {
   console.error(`Server error: ${error.message}`);
   process.exit(1);

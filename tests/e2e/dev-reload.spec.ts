@@ -81,7 +81,12 @@ test.describe("npm run dev", () => {
         .catch(() => {});
     }
 
-    await expect(page.getByText(edited)).toBeVisible({ timeout: 60_000 });
+    // What `npm run dev` printed goes with a failure: the compiler's and the server's side of the story.
+    await expect(page.getByText(edited))
+      .toBeVisible({ timeout: 60_000 })
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\n\nnpm run dev printed:\n${output}`);
+      });
     await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
     // No warning or error from React or the server on the way (a stack line is the sign of either).
     expect(output, output).not.toMatch(/^\s+at .+\(.+:\d+:\d+\)$/m);
