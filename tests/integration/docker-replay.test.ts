@@ -41,8 +41,6 @@ let work: string;
 let context: string;
 let states: Map<string, StageState>;
 let server: ServerProcess | undefined;
-let replayMs = 0;
-const log: string[] = [];
 
 /** A path inside the stage's filesystem. */
 const inStage = (state: StageState, containerPath: string) =>
@@ -131,7 +129,6 @@ async function run(command: string, state: StageState, line: number) {
     .join(" ");
   const cwd = inStage(state, ".");
   mkdirSync(cwd, { recursive: true });
-  const started = Date.now();
   const result = await shell(
     mapped,
     cwd,
@@ -145,7 +142,6 @@ async function run(command: string, state: StageState, line: number) {
       ...mappedEnv(state),
     }),
   );
-  log.push(`RUN ${command} (line ${line}): ${Date.now() - started} ms`);
   if (result.status !== 0) {
     throw new Error(`Dockerfile line ${line}: \`${command}\` failed:\n${result.stdout}\n${result.stderr}`);
   }
@@ -232,10 +228,8 @@ beforeAll(async () => {
   // The Node that replays the image must be the image's Node.
   expect(`node:${process.versions.node.split(".")[0]}-slim`).toBe(BASE_IMAGE);
   work = tempDir("portfolio-docker-replay-");
-  const started = Date.now();
   context = buildContext(developerTree());
   await replay();
-  replayMs = Date.now() - started;
   const state = states.get(runtime.name)!;
   const command = execForm(instructions(runtime, "CMD")[0]!.args)!;
   server = await startServer({
@@ -251,7 +245,6 @@ beforeAll(async () => {
       SESSION_SECRET: TEST_SESSION_SECRET,
     },
   });
-  console.log(`Dockerfile replay: ${replayMs} ms\n  ${log.join("\n  ")}`);
 }, 300_000);
 
 afterAll(async () => {
