@@ -125,8 +125,8 @@ describe("the newsletter schema", () => {
   });
 });
 
-describe("the toast texts (spec §8)", () => {
-  it("are the spec's words", () => {
+describe("the toast texts", () => {
+  it("are exactly these words", () => {
     expect(SUBSCRIBED_TOAST).toEqual({
       type: "success",
       message: "Successfully subscribed!",
