@@ -35,47 +35,36 @@ function markdownTable(header, rows) {
   return lines.join("\n");
 }
 
+/** The columns both run tables share after the columns that say what was loaded. */
+const RUN_HEADER = ["run", "load avg", "performance", "FCP", "LCP", "TBT", "CLS", ""];
+/** One Lighthouse run as those columns, marked against the goals. @param {any} run */
+const runCells = (run) => [
+  run.run,
+  run.loadAverage.toFixed(2),
+  run.performance,
+  `${run.fcpMs} ms`,
+  `${run.lcpMs} ms`,
+  `${run.tbtMs} ms`,
+  run.cls,
+  mark(meetsGoals(run)),
+];
+
 /** Every Lighthouse run with simulated throttling, one row each (the per-run table of bench/README.md). @param {any} r */
 export function runsTable(r) {
-  /** @type {unknown[][]} */
-  const rows = [];
-  for (const condition of r.lighthouse.conditions) {
-    for (const set of condition.sets) {
-      for (const run of set.runs) {
-        rows.push([
-          condition.name,
-          set.network,
-          run.run,
-          run.loadAverage.toFixed(2),
-          run.performance,
-          `${run.fcpMs} ms`,
-          `${run.lcpMs} ms`,
-          `${run.tbtMs} ms`,
-          run.cls,
-          mark(meetsGoals(run)),
-        ]);
-      }
-    }
-  }
-  return markdownTable(["machine", "network", "run", "load avg", "performance", "FCP", "LCP", "TBT", "CLS", ""], rows);
+  const rows = r.lighthouse.conditions.flatMap((/** @type {any} */ condition) =>
+    condition.sets.flatMap((/** @type {any} */ set) =>
+      set.runs.map((/** @type {any} */ run) => [condition.name, set.network, ...runCells(run)]),
+    ),
+  );
+  return markdownTable(["machine", "network", ...RUN_HEADER], rows);
 }
 
 /** Every run of the reference pages (bench/reference-pages.mjs), one row each; marked against the goals. @param {any} r */
 export function referenceTable(r) {
   const rows = r.lighthouse.references.flatMap((/** @type {any} */ set) =>
-    set.runs.map((/** @type {any} */ run) => [
-      set.page,
-      run.run,
-      run.loadAverage.toFixed(2),
-      run.performance,
-      `${run.fcpMs} ms`,
-      `${run.lcpMs} ms`,
-      `${run.tbtMs} ms`,
-      run.cls,
-      mark(meetsGoals(run)),
-    ]),
+    set.runs.map((/** @type {any} */ run) => [set.page, ...runCells(run)]),
   );
-  return markdownTable(["page", "run", "load avg", "performance", "FCP", "LCP", "TBT", "CLS", ""], rows);
+  return markdownTable(["page", ...RUN_HEADER], rows);
 }
 
 /** The goals table, and the goals missed (which fail the run). @param {any} r */
