@@ -1,3 +1,5 @@
+// What app/sharing says about the page (the social card's text, the structured data), computed without a server;
+// tests/integration/social-card.test.ts renders the card and serves it all over HTTP.
 import { describe, expect, it } from "vitest";
 import { challenge, siteContent } from "~/content/site";
 import { challengeDays } from "~/utils/days.server";
