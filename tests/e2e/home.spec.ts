@@ -1,7 +1,7 @@
 import { challengeDays } from "~/utils/days.server";
 import { challenge, heroCopy, links, owner, projects } from "~/content/site";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, jsEnabled, test } from "./fixtures";
 
 /** The showcase's grid of cards, found as a visitor's assistive technology finds it: the list under its heading. */
 const projectGrid = (page: Page) =>
@@ -98,7 +98,7 @@ test.describe("home page", () => {
       hasTouch: true,
       isMobile: true,
       viewport: { width: 390, height: 844 },
-      javaScriptEnabled: testInfo.project.name === "js-on",
+      javaScriptEnabled: jsEnabled(testInfo.project.name),
       baseURL: testInfo.project.use.baseURL,
     });
     const page = await context.newPage();

@@ -10,7 +10,7 @@ import {
   SUBSCRIBED_TOAST,
 } from "~/newsletter/messages";
 import { startServer, type ServerProcess } from "../support/production-server";
-import { expect, test, visit } from "./fixtures";
+import { expect, jsEnabled, test, visit } from "./fixtures";
 
 let sequence = 0;
 /** An address no other test (or earlier run against the same server) has used. */
@@ -162,7 +162,7 @@ test.describe("newsletter sign-up", () => {
     });
 
     test("the second sign-up in a minute gets 'Something went wrong' (an alert)", async ({ page }, testInfo) => {
-      const client = `198.51.100.${testInfo.project.name === "js-on" ? 1 : 2}`;
+      const client = `198.51.100.${jsEnabled(testInfo.project.name) ? 1 : 2}`;
       await page.setExtraHTTPHeaders({ "X-Forwarded-For": client });
       await visit(page, limited.url);
       const form = newsletter(page);
