@@ -25,8 +25,7 @@ const mark = (ok) => (ok ? "✓" : "✗");
 const summary = (l) =>
   `performance ${l.performance} · FCP ${l.fcpMs} ms · LCP ${l.lcpMs} ms · TBT ${l.tbtMs} ms · CLS ${l.cls}`;
 /** The page-speed goals, for one run or for the worst of several. @param {any} l */
-export const meetsGoals = (l) =>
-  l.performance === 100 && l.fcpMs <= 1200 && l.lcpMs <= 1200 && l.tbtMs <= 50 && l.cls === 0;
+const meetsGoals = (l) => l.performance === 100 && l.fcpMs <= 1200 && l.lcpMs <= 1200 && l.tbtMs <= 50 && l.cls === 0;
 
 /** @param {string[]} header @param {unknown[][]} rows */
 function markdownTable(header, rows) {

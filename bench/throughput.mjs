@@ -8,7 +8,7 @@ import { ACCEPT_GZIP, CONNECTIONS, DURATION_S, NGINX } from "./options.mjs";
 import { answers, freePort, startProcess, stopProcess, tempDir } from "./processes.mjs";
 
 /** @param {string} url @param {number} seconds */
-export async function cannon(url, seconds) {
+async function cannon(url, seconds) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: ACCEPT_GZIP });
   return {
     requestsPerSecond: Math.round(result.requests.average),
@@ -68,7 +68,7 @@ http {
 }
 
 /** @param {import("node:child_process").ChildProcess} child */
-export function rssMiB(child) {
+function rssMiB(child) {
   const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
   const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   return Math.round((kib / 1024) * 10) / 10;

@@ -38,7 +38,7 @@ export const TRACKING_PARAMETERS = Object.freeze([
 ]);
 
 /** Whole families of parameters: utm_source, utm_medium, utm_campaign, utm_term, utm_content, utm_id… */
-export const TRACKING_PREFIXES = Object.freeze(["utm_"]);
+const TRACKING_PREFIXES = Object.freeze(["utm_"]);
 
 const names = new Set(TRACKING_PARAMETERS);
 

@@ -87,7 +87,7 @@ export function ToastRegion() {
  * One toast: a destructive one is an alert, the others a status. Without JavaScript it stays until its close link
  * loads the page again; with JavaScript it dismisses itself after a few seconds, pausing while hovered or focused.
  */
-export function Toast({ toast, onDismiss }: { toast: ShownToast; onDismiss: () => void }) {
+function Toast({ toast, onDismiss }: { toast: ShownToast; onDismiss: () => void }) {
   const destructive = toast.type === "error";
   const [leaving, setLeaving] = useState(false);
   const [paused, setPaused] = useState(false);

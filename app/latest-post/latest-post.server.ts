@@ -9,13 +9,13 @@ export interface LatestPost {
   text: string;
 }
 
-export const LATEST_POST_FUNCTION = "get-latest-tweet";
+const LATEST_POST_FUNCTION = "get-latest-tweet";
 const LOG_PREFIX = "Failed to fetch tweet";
 // A misbehaving function must not be able to put a novel into every page; the card clamps far sooner anyway.
 const MAX_TEXT_CHARS = 1_000;
 const MAX_CAUSE_CHARS = 300;
 /** How long the call itself may take: a cold edge function plus a call to X can outlast a page's wait by far. */
-export const DEFAULT_HARD_LIMIT_MS = 10_000;
+const DEFAULT_HARD_LIMIT_MS = 10_000;
 
 type Log = (line: string) => void;
 
@@ -71,7 +71,7 @@ export function createLatestPostSource(options: LatestPostSourceOptions): Latest
  * One uncached call of the edge function. Never throws and never takes longer than `timeoutMs` (the call's hard
  * limit): any failure is null plus one log line starting with 'Failed to fetch tweet'.
  */
-export async function fetchLatestPost(client: SupabaseClient, timeoutMs: number, log: Log): Promise<LatestPost | null> {
+async function fetchLatestPost(client: SupabaseClient, timeoutMs: number, log: Log): Promise<LatestPost | null> {
   const fail = (cause: string) => {
     // The cause can come from the function's answer: keep the log line one line, and short.
     log(`${LOG_PREFIX}: ${oneLine(cause, MAX_CAUSE_CHARS)}`);

@@ -35,5 +35,3 @@ export const subscriberAdmin = {
   /** Restores a backup without opening the live store first: it may be missing or damaged. */
   restore: (file: string) => restoreBackup(file, env.DATA_DIR, backupSettings().dir),
 };
-
-export type SubscriberAdmin = typeof subscriberAdmin;

@@ -1,6 +1,6 @@
 import type { SubscriberRow } from "~/newsletter/stores/sqlite.server";
 
-export const CSV_HEADER = ["email", "subscribed_at", "unsubscribe_link"] as const;
+const CSV_HEADER = ["email", "subscribed_at", "unsubscribe_link"] as const;
 
 /** The one-click unsubscribe link of a subscriber, on the site's own address. */
 export function unsubscribeLink(siteUrl: string, token: string): string {

@@ -7,9 +7,9 @@ import { staticPage } from "~/server-build/static-page.server";
 
 // Bounds on what one request may ask of the server before Remix sees it (docs/decisions/007-request-bounds.md).
 // Our longest real URL is an unsubscribe link (~70 characters) and our deepest path has one segment.
-export const MAX_TARGET_LENGTH = 2_048;
+const MAX_TARGET_LENGTH = 2_048;
 export const MAX_PATH_SEGMENTS = 16;
-export const MAX_BODY_BYTES = MAX_DRAIN_BYTES;
+const MAX_BODY_BYTES = MAX_DRAIN_BYTES;
 
 export interface Refusal {
   status: 400 | 403 | 413 | 414;
@@ -33,7 +33,7 @@ export function checkTarget(target: string): Refusal | null {
 }
 
 /** Remix's lazy route discovery endpoint (v3_lazyRouteDiscovery): `?p=<path>` for each path the browser may visit. */
-export const ROUTE_DISCOVERY_PATH = "/__manifest";
+const ROUTE_DISCOVERY_PATH = "/__manifest";
 
 function tooDeep(path: string): boolean {
   let segments = 0;

@@ -11,7 +11,7 @@ export const createNonce = () => randomBytes(16).toString("base64");
 export const isHttps = (request: Request) => new URL(request.url).protocol === "https:";
 
 /** Headers for every response: documents, resource routes and static files alike. */
-export function commonHeaders(https: boolean): Record<string, string> {
+function commonHeaders(https: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",

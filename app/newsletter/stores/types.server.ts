@@ -19,7 +19,7 @@ export interface SubscriberStore {
 }
 
 /** An unsubscribe token: a random (version 4) UUID, given to every subscriber when stored. */
-export const UNSUBSCRIBE_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UNSUBSCRIBE_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 export const isUnsubscribeToken = (value: unknown): value is string =>
   typeof value === "string" && UNSUBSCRIBE_TOKEN.test(value);
