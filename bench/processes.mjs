@@ -30,7 +30,7 @@ export function tempDir(prefix) {
 }
 
 /** @param {number} ms */
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** True when `url` answers 2xx, undefined otherwise (a `ready` callback for startProcess). @param {string} url */
 export async function answers(url) {

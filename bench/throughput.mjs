@@ -21,7 +21,7 @@ async function cannon(url, seconds) {
 }
 
 /** @param {string} html */
-export async function startNginx(html) {
+async function startNginx(html) {
   const dir = tempDir("portfolio-bench-nginx-");
   writeFileSync(path.join(dir, "index.html"), html);
   // The same compressed bytes we send, served by gzip_static: nginx does no work per request beyond sending a file.

@@ -13,7 +13,7 @@ const SUBSCRIBERS_TABLE = "newsletter_subscribers";
  * The database function that removes the subscriber holding a token (supabase/migrations). The anon role can call
  * it, and nothing else can remove a row: it deletes at most the row with exactly that token and answers nothing.
  */
-export const UNSUBSCRIBE_FUNCTION = "unsubscribe_newsletter";
+const UNSUBSCRIBE_FUNCTION = "unsubscribe_newsletter";
 /** Postgres unique_violation: the address (in any letter case) is already on the list. */
 const UNIQUE_VIOLATION = "23505";
 /** Long enough for a slow PostgREST, short enough that a visitor is not left waiting on a hung one. */
