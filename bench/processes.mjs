@@ -1,9 +1,7 @@
 // The processes and temporary folders the benchmark makes, and the little it needs to wait for them. Any exit (an
 // error or Ctrl-C included) stops every process it started, by pid, one by one, and removes the folders.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { root } from "./options.mjs";
 
 /** @type {Set<import("node:child_process").ChildProcess>} */
@@ -22,9 +20,8 @@ for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
   });
 }
 
-/** A folder removed when the benchmark exits. @param {string} prefix */
-export function tempDir(prefix) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+/** Removes `dir` (a `tempDir()`) when the benchmark exits, however it exits. @param {string} dir */
+export function removeOnExit(dir) {
   tempDirs.push(dir);
   return dir;
 }
@@ -43,7 +40,7 @@ export async function answers(url) {
   }
 }
 
-export { freePort } from "../tests/support/server-process.mjs";
+export { freePort, tempDir } from "../tests/support/server-process.mjs";
 
 /** Stops `child` with the benchmark's other processes, however the benchmark exits. @param {import("node:child_process").ChildProcess} child */
 export function adopt(child) {

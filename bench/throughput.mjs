@@ -5,7 +5,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { ACCEPT_GZIP, CONNECTIONS, DURATION_S, NGINX } from "./options.mjs";
-import { answers, freePort, startProcess, stopProcess, tempDir } from "./processes.mjs";
+import { answers, freePort, removeOnExit, startProcess, stopProcess, tempDir } from "./processes.mjs";
 
 /** @param {string} url @param {number} seconds */
 async function cannon(url, seconds) {
@@ -22,7 +22,7 @@ async function cannon(url, seconds) {
 
 /** @param {string} html */
 async function startNginx(html) {
-  const dir = tempDir("portfolio-bench-nginx-");
+  const dir = removeOnExit(tempDir("portfolio-bench-nginx-"));
   writeFileSync(path.join(dir, "index.html"), html);
   // The same compressed bytes we send, served by gzip_static: nginx does no work per request beyond sending a file.
   writeFileSync(path.join(dir, "index.html.gz"), gzipSync(html, { level: 9 }));
