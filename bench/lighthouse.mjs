@@ -1,9 +1,10 @@
 // Lighthouse: the CLI with Debian's Chromium, mobile settings, each run in a fresh browser. Every run is kept: the
 // goals hold for the worst one (a single good run promises nothing about the next).
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { CHROME_FLAGS, CHROMIUM, outDir, root } from "./options.mjs";
 
 /**
@@ -16,14 +17,15 @@ import { CHROME_FLAGS, CHROMIUM, outDir, root } from "./options.mjs";
 /**
  * One run. Lighthouse writes its report, and its trace and DevTools log beside it (bench/out), for a closer look.
  * @param {string} url @param {"devtools" | "simulate"} throttling @param {string} label @param {number} run
- * @returns {LighthouseRun}
+ * @returns {Promise<LighthouseRun>}
  */
-function runLighthouse(url, throttling, label, run) {
+async function runLighthouse(url, throttling, label, run) {
   const output = path.join(outDir, `lighthouse-${label}-${run}.json`);
   const cli = path.join(root, "node_modules", "lighthouse", "cli", "index.js");
   // The 1-minute load average as the run starts: how busy the machine was (it has os.cpus().length cores).
   const loadAverage = Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
-  const result = spawnSync(
+  // Asynchronous: the reference pages are served from this very process while Lighthouse loads them.
+  await promisify(execFile)(
     process.execPath,
     [
       cli,
@@ -36,8 +38,9 @@ function runLighthouse(url, throttling, label, run) {
       "--quiet",
     ],
     { cwd: root, env: { ...process.env, CHROME_PATH: CHROMIUM }, encoding: "utf8", timeout: 180_000 },
-  );
-  if (result.status !== 0) throw new Error(`lighthouse failed (${result.status}):\n${result.stderr}`);
+  ).catch((/** @type {{ code?: unknown, stderr?: string }} */ error) => {
+    throw new Error(`lighthouse failed (${String(error.code)}):\n${error.stderr ?? error}`);
+  });
   const report = JSON.parse(readFileSync(output, "utf8"));
   /** @param {string} id */
   const category = (id) => Math.round((report.categories[id]?.score ?? 0) * 100);
@@ -68,11 +71,11 @@ function runLighthouse(url, throttling, label, run) {
  * `runs` runs, each printed as it ends, and the worst of each figure over them.
  * @param {string} url @param {{ throttling: "devtools" | "simulate", label: string, runs: number }} options
  */
-export function lighthouseRuns(url, { throttling, label, runs }) {
+export async function lighthouseRuns(url, { throttling, label, runs }) {
   /** @type {LighthouseRun[]} */
   const all = [];
   for (let run = 1; run <= runs; run++) {
-    const result = withRetries(() => runLighthouse(url, throttling, label, run));
+    const result = await withRetries(() => runLighthouse(url, throttling, label, run));
     all.push(result);
     console.log(`  ${label} ${run}/${runs}: ${runLine(result)}`);
   }
@@ -82,12 +85,12 @@ export function lighthouseRuns(url, { throttling, label, runs }) {
 /**
  * Lighthouse itself sometimes fails on a very busy machine (NO_NAVSTART: Chromium's trace lost the navigation). That
  * is no measure of the page: such a run is started again, up to twice, and says so.
- * @param {() => LighthouseRun} attempt
+ * @param {() => Promise<LighthouseRun>} attempt
  */
-function withRetries(attempt) {
+async function withRetries(attempt) {
   for (let tries = 1; ; tries++) {
     try {
-      return attempt();
+      return await attempt();
     } catch (error) {
       if (tries === 3) throw error;
       console.log(

@@ -27,7 +27,7 @@ async function lighthouseSets(appUrl) {
   const sets = [
     {
       network: "loopback",
-      ...lighthouseRuns(`${appUrl}/`, { throttling: "simulate", label: "simulate", runs: LIGHTHOUSE_RUNS }),
+      ...(await lighthouseRuns(`${appUrl}/`, { throttling: "simulate", label: "simulate", runs: LIGHTHOUSE_RUNS })),
     },
   ];
   if (PROXY_DELAY_MS > 0) {
@@ -41,7 +41,7 @@ async function lighthouseSets(appUrl) {
     const label = `simulate-proxy-${PROXY_DELAY_MS}ms`;
     sets.push({
       network: `proxy, ${PROXY_DELAY_MS} ms each way`,
-      ...lighthouseRuns(`${proxy.value}/`, { throttling: "simulate", label, runs: LIGHTHOUSE_RUNS }),
+      ...(await lighthouseRuns(`${proxy.value}/`, { throttling: "simulate", label, runs: LIGHTHOUSE_RUNS })),
     });
     await stopProcess(proxy.child);
   }
@@ -59,19 +59,19 @@ async function lighthouseReferences(appUrl) {
     return [
       {
         page: "empty page",
-        ...lighthouseRuns(`${pages.url}/empty`, {
+        ...(await lighthouseRuns(`${pages.url}/empty`, {
           throttling: "simulate",
           label: "reference-empty",
           runs: LIGHTHOUSE_RUNS,
-        }),
+        })),
       },
       {
         page: "`/` without its scripts",
-        ...lighthouseRuns(`${pages.url}/without-scripts`, {
+        ...(await lighthouseRuns(`${pages.url}/without-scripts`, {
           throttling: "simulate",
           label: "reference-without-scripts",
           runs: LIGHTHOUSE_RUNS,
-        }),
+        })),
       },
     ];
   } finally {
@@ -94,7 +94,7 @@ async function measureLighthouse(appUrl) {
   }
   const applied =
     options.APPLIED_RUNS > 0
-      ? lighthouseRuns(`${appUrl}/`, { throttling: "devtools", label: "devtools", runs: options.APPLIED_RUNS })
+      ? await lighthouseRuns(`${appUrl}/`, { throttling: "devtools", label: "devtools", runs: options.APPLIED_RUNS })
       : null;
   return { conditions, references, applied };
 }
