@@ -16,7 +16,11 @@ import {
 export const SQLITE_FILE_NAME = "newsletter.sqlite";
 /** SQLITE_CONSTRAINT_UNIQUE: the extended result code of a unique index violation, our "duplicate". */
 export const SQLITE_CONSTRAINT_UNIQUE = 2067;
-const SCHEMA_VERSION = 3;
+/**
+ * A write that changes nothing anyone reads (the header's user_version) yet commits through the journal to the disk
+ * like a sign-up: at start-up it proves the file and its folder writable, in a health probe that they still are.
+ */
+const WRITE_CHECK = "pragma user_version = 0";
 
 const SCHEMA = `
   create table if not exists newsletter_subscribers (
@@ -142,7 +146,7 @@ function connect(file: string) {
     db.exec(SCHEMA);
     migrate(db);
     // A real write, so a read-only file or folder fails here rather than on the first visitor's sign-up.
-    db.exec(`pragma user_version = ${SCHEMA_VERSION}`);
+    db.exec(WRITE_CHECK);
   } catch (error) {
     db.close();
     throw error;
@@ -154,8 +158,7 @@ function connect(file: string) {
     noteUnsubscribe: db.prepare("insert or ignore into newsletter_unsubscribed (unsubscribe_token) values (?)"),
     removeByEmail: db.prepare("delete from newsletter_subscribers where lower(email) = lower(?)"),
     ping: db.prepare("select 1 as ok"),
-    // A write that changes nothing but still goes through the journal to the disk, like a sign-up's commit.
-    touch: db.prepare(`pragma user_version = ${SCHEMA_VERSION}`),
+    touch: db.prepare(WRITE_CHECK),
     // The three files the connection has open: the database, its write-ahead log and the log's index.
     files: [file, `${file}-wal`, `${file}-shm`].map((name) => ({ name, id: identity(name) })),
   };
