@@ -84,6 +84,7 @@ describe("one server, hostile requests", () => {
     ["Host: [", "GET /x HTTP/1.1\r\nHost: [\r\nConnection: close"],
     ["Host: a b", "GET /x HTTP/1.1\r\nHost: a b\r\nConnection: close"],
     ["Host: x:99999", "GET /x HTTP/1.1\r\nHost: x:99999\r\nConnection: close"],
+    ["Host: x:0", "GET /x HTTP/1.1\r\nHost: x:0\r\nConnection: close"],
     ["a POST on HTTP/1.0 with an Origin and no Host", "POST /?index HTTP/1.0\r\nOrigin: http://example.com"],
   ])("answers %s with 400 and the usual headers", async (_label, head) => {
     const response = await rawRequest(server.url, head);
@@ -378,7 +379,7 @@ describe("behind a trusted proxy: forwarded headers checked, every unsubscribe h
   });
   afterAll(() => harness.cleanup());
 
-  it.each(["x:65536", "x:-1", "example.com,:65536", "example.com, x:99999", "example.com,"])(
+  it.each(["x:65536", "x:-1", "example.com,:65536", "example.com, x:99999", "example.com, x:0", "example.com,"])(
     "refuses X-Forwarded-Host: %s with 400 and the usual headers",
     async (forwardedHost) => {
       const before = server.output().length;
