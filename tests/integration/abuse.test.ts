@@ -1,7 +1,7 @@
 // Hostile input against the production server on loopback: every request gets a bounded answer, a 4xx for what is
 // malformed, never a 5xx nor a stall; what is acknowledged is stored. Every loop here is bounded in count and time.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { postForm, storedEmails, subscribe } from "../support/newsletter-http";
 import { inPool, ROOT, serverHarness, type ServerProcess, tempDir } from "../support/production-server";
 import { rawRequest } from "../support/raw-http";
+import { subscribers } from "../support/subscribers-cli";
 
 const DEEP_PATH = `/${"a/".repeat(7_000)}`;
 const STACK_LINE = /^\s+at .+:\d+:\d+\)?$/m;
@@ -524,6 +525,58 @@ describe("sign-ups under load and faults: every acknowledged row is stored", () 
     await server.exited;
     expect(storedEmails(dataDir)).toEqual(emails);
   });
+
+  it("refuses sign-ups with 503 when a deleted -wal cannot be saved; the owner's tool names the log; a clean stop saves it", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await harness.start({ DATA_DIR: dataDir });
+    const file = path.join(dataDir, "newsletter.sqlite");
+    await server.waitForOutput("Newsletter backup:");
+    const backup = path.join(dataDir, "backups", readdirSync(path.join(dataDir, "backups"))[0]!);
+    expect((await subscribe(server.url, "before@example.com"))?.message).toBe("Successfully subscribed!");
+    // Another program reading the list (the owner's sqlite3, a copy under way) holds a snapshot of it, and sign-ups
+    // go on: the log now holds rows that cannot be copied into the file while that reader needs the older state.
+    const reader = new DatabaseSync(file);
+    const acknowledged = ["before@example.com"];
+    try {
+      reader.exec("begin");
+      reader.prepare("select count(*) from newsletter_subscribers").get();
+      for (const email of ["after-1@example.com", "after-2@example.com"]) {
+        expect((await subscribe(server.url, email))?.message).toBe("Successfully subscribed!");
+        acknowledged.push(email);
+      }
+      rmSync(`${file}-wal`);
+      expect((await subscribe(server.url, "while-lost@example.com"))?.message).toBe("Something went wrong");
+      const probe = await fetch(`${server.url}/healthz`);
+      expect(probe.status).toBe(503);
+      await probe.arrayBuffer();
+      expect(server.output()).toContain("could not be saved");
+      expect(server.output()).toContain("stop it cleanly");
+
+      // The owner's tool, meanwhile: the log is named, and neither DATA_DIR nor a damaged file is blamed.
+      const count = await subscribers(dataDir, ["count"]);
+      expect(count.code).toBe(1);
+      expect(count.stdout).toBe("");
+      expect(count.stderr).toContain(`${file}-wal`);
+      expect(count.stderr).toContain("was deleted or replaced while the server had the list open");
+      expect(count.stderr).toContain("stop it cleanly");
+      expect(count.stderr).not.toContain("DATA_DIR");
+      expect(count.stderr).not.toContain("damaged");
+      // A restore now would put the old backup in place of the file the server still writes: it refuses.
+      const restore = await subscribers(dataDir, ["restore", backup]);
+      expect(restore.code).toBe(1);
+      expect(restore.stderr).toContain(`${file}-wal`);
+      expect(restore.stderr).not.toContain("Restored");
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(503);
+    } finally {
+      reader.exec("rollback");
+      reader.close();
+    }
+    // What the tool says to do: a clean stop writes what the deleted log held into the file.
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    expect(storedEmails(dataDir)).toEqual(acknowledged);
+    const count = await subscribers(dataDir, ["count"]);
+    expect(count).toMatchObject({ code: 0, stdout: `${acknowledged.length}\n` });
+  }, 60_000);
 
   it("answers 300 /healthz probes without a commit each (the log does not grow)", async () => {
     const dataDir = harness.scratchDir();
