@@ -6,10 +6,12 @@ import net from "node:net";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { csvValue } from "~/newsletter/subscribers-csv.server";
+import { FORMULA_START, readCsv } from "../support/csv";
 import { postForm, storedEmails, subscribe } from "../support/newsletter-http";
 import { inPool, ROOT, serverHarness, type ServerProcess, tempDir } from "../support/production-server";
 import { rawRequest } from "../support/raw-http";
-import { subscribers } from "../support/subscribers-cli";
+import { countRows, subscribers } from "../support/subscribers-cli";
 
 const DEEP_PATH = `/${"a/".repeat(7_000)}`;
 const STACK_LINE = /^\s+at .+:\d+:\d+\)?$/m;
@@ -639,6 +641,87 @@ describe("sign-ups under load and faults: every acknowledged row is stored", () 
       }
     },
   );
+});
+
+describe("the owner's tools beside the server: what they say is what the list holds", () => {
+  afterEach(() => harness.cleanup());
+
+  it("exports every address signed up through the form so that the CSV reads back exactly, with no formula", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await harness.start({ DATA_DIR: dataDir });
+    // Addresses the browser's rule takes that start like a spreadsheet formula, or like the export's own mark.
+    const emails = [
+      "-csv@x.co",
+      "'-csv@x.co",
+      "''-csv@x.co",
+      "plain@x.co",
+      "'plain@x.co",
+      "=1+1@x.co",
+      "+1@x.co",
+      "-2+3@x.co",
+      "=cmd|'/ccalc'!A0@x.co",
+      "%0d%0a=1@x.co",
+      "a.b!#$&*/?^_`{|}~@x.co",
+      `${"y".repeat(64)}@${"z".repeat(63)}.co`,
+    ];
+    for (const email of emails)
+      expect((await subscribe(server.url, email))?.message, email).toBe("Successfully subscribed!");
+    const stored = storedEmails(dataDir);
+    expect(stored).toEqual(emails);
+
+    const run = await subscribers(dataDir, ["export", "--csv"]);
+    expect(run.code).toBe(0);
+    const [header, ...records] = readCsv(run.stdout);
+    expect(header).toEqual(["email", "subscribed_at", "unsubscribe_link"]);
+    const fields = records.map((record) => record[0]!);
+    expect(new Set(fields).size).toBe(stored.length);
+    expect(fields.map(csvValue)).toEqual(stored);
+    for (const record of records) for (const field of record) expect(field).not.toMatch(FORMULA_START);
+  });
+
+  it("backup prints how many subscribers the copy holds while sign-ups go on, not the live count", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await harness.start({ DATA_DIR: dataDir });
+    const target = path.join(harness.scratchDir(), "copy.sqlite");
+    const acknowledged: string[] = [];
+    let backupDone = false;
+    let afterBackup = 0;
+    // Sign-ups from before the tool starts until 20 after it has finished: the live list grows all along, so its
+    // count differs from the copy's whenever it is read. Bounded: at most 5,000 sign-ups or 40 s.
+    const deadline = Date.now() + 40_000;
+    let next = 0;
+    const signUps = inPool(Array.from({ length: 4 }), 4, async () => {
+      while (afterBackup < 20 && next < 5_000 && Date.now() < deadline) {
+        const email = `during-backup-${next++}@example.com`;
+        const result = await postForm(server.url, body(email));
+        expect(result.status).toBe(303);
+        acknowledged.push(email);
+        if (backupDone) afterBackup += 1;
+      }
+    });
+    while (acknowledged.length < 20 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    const run = await subscribers(dataDir, ["backup", target]);
+    backupDone = true;
+    await signUps;
+    expect(run.code).toBe(0);
+    expect(afterBackup).toBeGreaterThanOrEqual(20);
+
+    const printed = Number(/^Copied (\d+) subscribers to /m.exec(run.stderr)?.[1]);
+    const inCopy = countRows(target);
+    expect(printed).toBe(inCopy);
+    expect(inCopy).toBeGreaterThanOrEqual(20);
+    const live = storedEmails(dataDir);
+    expect(live).toHaveLength(acknowledged.length);
+    expect(inCopy).toBeLessThan(live.length);
+    // One moment of the list: every row committed before it, none after.
+    const copy = new DatabaseSync(target, { readOnly: true });
+    try {
+      const rows = copy.prepare("select email from newsletter_subscribers order by id").all() as { email: string }[];
+      expect(rows.map((row) => row.email)).toEqual(live.slice(0, inCopy));
+    } finally {
+      copy.close();
+    }
+  }, 90_000);
 });
 
 const body = (email: string) => new URLSearchParams({ email, website: "" });
