@@ -10,6 +10,7 @@ import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { createLastResort } from "./last-resort.mjs";
 import { createHomePageCache } from "./page-cache.mjs";
 
 // The project's root: this file is in server/.
@@ -116,12 +117,6 @@ app.all(
     getLoadContext: (req) => ({ clientAddress: req.ip ?? "unknown" }),
   }),
 );
-// Whatever reaches Express's error handling (Remix's adapter throws before Remix runs, for one) gets the site's own
-// page, never Express's default one with its stack.
-app.use(
-  /** @type {import("express").ErrorRequestHandler} */
-  (error, req, res, _next) => build.answerServerError(req, res, error, req.protocol === "https"),
-);
 
 /** Whether Express would call this request HTTPS (its `req.protocol`), for the cached page's HSTS header. */
 /** @param {import("node:http").IncomingMessage} req */
@@ -130,6 +125,23 @@ function isHttps(req) {
   if (!app.get("trust proxy fn")(req.socket.remoteAddress, 0)) return false;
   return build.firstValue(req.headers["x-forwarded-proto"]) === "https";
 }
+
+// The site's own 500 page for whatever throws around Remix: in Express, at once in the server's listener, or later
+// in the page cache's render.
+const lastResort = createLastResort({
+  // Through `build` at the time of the fault: in development it is the newest build.
+  answerServerError: (req, res, error, https) => build.answerServerError(req, res, error, https),
+  isHttps,
+});
+// Whatever reaches Express's error handling (Remix's adapter throws before Remix runs, for one) gets the site's own
+// page, never Express's default one with its stack.
+app.use(
+  /** @type {import("express").ErrorRequestHandler} */
+  (error, req, res, _next) => lastResort.answer(req, res, error),
+);
+// A fault nobody awaits (in no request's path, or one the listener cannot see) must not end the process and every
+// request in flight with it, as Node's default does: one short throttled line instead.
+process.on("unhandledRejection", (reason) => build.reportUnhandledRejection(reason));
 
 // The anonymous home page is answered from memory before Express (docs/decisions/006-page-cache-and-csp.md); not in
 // development, where every edit must show.
@@ -143,6 +155,7 @@ const homePage = development
       flashCookieNames: build.flashCookieNames,
       isHttps,
       matchesEtag: build.matchesEtag,
+      onError: lastResort.answer,
     });
 // Malformed, oversized and cross-site requests are answered before the page cache, Express and Remix see them.
 let guard = build.requestGuard({ isHttps });
@@ -159,16 +172,14 @@ function trackResponse(res) {
   });
 }
 
-const server = http.createServer((req, res) => {
-  // Every response is tracked, the cached home page's too, so a shutdown waits for it and closes its connection.
-  trackResponse(res);
-  try {
+const server = http.createServer(
+  lastResort.listener((req, res) => {
+    // Every response is tracked, the cached home page's too, so a shutdown waits for it and closes its connection.
+    trackResponse(res);
     if (guard(req, res)) return;
     homePage(req, res, () => app(req, res));
-  } catch (error) {
-    build.answerServerError(req, res, error, isHttps(req));
-  }
-});
+  }),
+);
 server.keepAliveTimeout = 65_000;
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();

@@ -32,9 +32,19 @@ const HSTS = "strict-transport-security";
  *   flashCookieNames: string[],
  *   isHttps: (req: import("node:http").IncomingMessage) => boolean,
  *   matchesEtag: (ifNoneMatch: string | string[] | undefined, etag: string) => boolean,
- * }} options
+ *   onError: import("./last-resort.mjs").ErrorAnswer,
+ * }} options `onError` answers a request whose sending threw after the render (server/last-resort.mjs); what throws
+ *   at once is the caller's to catch, as for any other request.
  */
-export function createHomePageCache({ build, mode, homePageCacheKey, flashCookieNames, isHttps, matchesEtag }) {
+export function createHomePageCache({
+  build,
+  mode,
+  homePageCacheKey,
+  flashCookieNames,
+  isHttps,
+  matchesEtag,
+  onError,
+}) {
   const render = createRequestHandler(build, mode);
   /** @type {Entry | null} Only the current key's entry is kept: the cache never grows. */
   let entry = null;
@@ -114,13 +124,16 @@ export function createHomePageCache({ build, mode, homePageCacheKey, flashCookie
       });
       pending = { key, promise };
     }
-    pending.promise.then(
-      (page) => (page ? send(page, req, res) : next()),
-      (error) => {
-        console.error("Home page cache: render failed:", error);
-        next();
-      },
-    );
+    pending.promise
+      .then(
+        (page) => (page ? send(page, req, res) : next()),
+        (error) => {
+          console.error("Home page cache: render failed:", error);
+          next();
+        },
+      )
+      // Out of the caller's try by now: unhandled, a throw here would be a rejection that ends the process.
+      .catch((error) => onError(req, res, error));
   };
 }
 

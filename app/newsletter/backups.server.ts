@@ -24,9 +24,12 @@ import {
 } from "~/newsletter/backup-plan.server";
 import {
   type AddBackReport,
+  isLogLostUnderOpenFile,
+  lostLogMessage,
   openSqliteStore,
   SQLITE_FILE_NAME,
   type SqliteStore,
+  StoreFileError,
   WHOLE_FILE,
 } from "~/newsletter/stores/sqlite.server";
 import { describeCause } from "~/newsletter/stores/types.server";
@@ -176,7 +179,9 @@ export function readBackup(file: string): BackupRow[] {
       )
       .all() as unknown as BackupRow[];
   } catch (error) {
-    throw new Error(`${file} is not a backup of the newsletter list: ${describeCause(error).replace(/^Error: /, "")}`);
+    throw new Error(`${file} is not a backup of the newsletter list: ${describeCause(error).replace(/^Error: /, "")}`, {
+      cause: error,
+    });
   } finally {
     db?.close();
   }
@@ -220,13 +225,17 @@ export type RestoreReport =
     }
   | ({ kind: "added back"; keptAs: string; before: number; after: number } & AddBackReport);
 
-/** Whether the live file can be used as it is: null if so, else what is wrong (it is absent, damaged, not ours). */
+/**
+ * Whether the live file can be used as it is: null if so, else what is wrong (it is absent, damaged, not ours). Throws
+ * when its log went from under a running server: the file is whole, and replacing it would lose what the server holds.
+ */
 function liveFileProblem(file: string): string | null {
   if (!existsSync(file)) return "it was missing";
   try {
     readBackup(file);
     return null;
   } catch (error) {
+    if (isLogLostUnderOpenFile(file, error)) throw new StoreFileError(lostLogMessage(file));
     return describeCause(error).replace(/^Error: .*? is not a backup of the newsletter list: /, "");
   }
 }

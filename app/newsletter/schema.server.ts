@@ -4,16 +4,21 @@ import { EMAIL_INVALID_MESSAGE, EMAIL_MAX_LENGTH, EMAIL_TOO_LONG_MESSAGE } from 
 /** The form field a person never sees: only bots fill it in. */
 export const HONEYPOT_FIELD = "website";
 
-// One label of a domain, as the browser's own `type=email` check takes it (the WHATWG "valid e-mail address"): 1 to 63
-// letters, digits and hyphens, neither first nor last a hyphen. The last label is letters only, as zod's rule asks.
+// The browser's own `type=email` rule (the WHATWG "valid e-mail address"): the server refuses whatever the browser
+// refuses, and a person whose browser took an address is not turned away by the server, except for the two limits
+// below. The local part: the characters that rule allows (dots anywhere: some real addresses have them), at most 64
+// of them (RFC 5321: no mail is delivered past that).
+const LOCAL_PART = "[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}";
+// One label of the domain: 1 to 63 letters, digits and hyphens, neither first nor last a hyphen. Any label may be all
+// digits or a punycode name (`xn--p1ai`), the last one too.
 const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
-const TOP_LABEL = "[A-Za-z]{2,63}";
-// The local part: at most 64 characters (RFC 5321), no dot first, last or twice in a row (zod's rule; the browser's
-// allows more characters, so nothing the browser refuses gets through).
-const LOCAL_PART = "(?!\\.)(?!.*\\.\\.)[A-Za-z0-9_'+.-]{0,63}[A-Za-z0-9_+-]";
 
-/** An address both the browser's `type=email` and a mail server would take (lengths in characters). */
-export const EMAIL_ADDRESS = new RegExp(`^${LOCAL_PART}@(?:${LABEL}\\.)+${TOP_LABEL}$`);
+/**
+ * An address both the browser's `type=email` and a mail server would take (lengths in characters). The other limit
+ * beyond the browser's: the domain needs a dot. The browser takes `ada@gmail` for intranets; on the internet no such
+ * address gets mail, so a person who forgot the `.com` is asked again instead of being told they subscribed.
+ */
+export const EMAIL_ADDRESS = new RegExp(`^${LOCAL_PART}@${LABEL}(?:\\.${LABEL})+$`);
 
 /**
  * The sign-up form. Conform turns an empty field into `undefined` before zod sees it, so a missing field, an empty one

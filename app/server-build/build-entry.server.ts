@@ -41,8 +41,11 @@ export { firstValue, matchesEtag } from "~/utils/http-fields.server";
 export const requestGuard = (options: Pick<RequestGuardOptions, "isHttps">): RequestGuard =>
   createRequestGuard({ ...options, trustProxy: env.TRUST_PROXY, siteUrl: owner.siteUrl });
 
-/** The last resort for whatever throws around Remix: the site's 500 page and one throttled line (server/index.mjs). */
-export { answerServerError } from "~/server-build/server-error.server";
+/**
+ * The last resort for whatever throws around Remix: the site's 500 page and one throttled line; and one such line for
+ * a rejection nothing handles (server/index.mjs).
+ */
+export { answerServerError, reportUnhandledRejection } from "~/server-build/server-error.server";
 
 /** The owner's subscriber tools (npm run subscribers). */
 export { subscriberAdmin } from "~/newsletter/admin.server";

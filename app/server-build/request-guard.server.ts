@@ -46,11 +46,15 @@ function tooDeep(path: string): boolean {
 
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=-]+)(?::(\d{1,5}))?$/;
 
-/** Whether a Host (or X-Forwarded-Host) value is a host with an optional port, as a URL would take it. */
+/**
+ * Whether a Host (or X-Forwarded-Host) value is a host with an optional port (1–65535: port 0 is no port anything
+ * listens on), as a URL would take it.
+ */
 export function isValidHost(value: string): boolean {
   const match = HOST.exec(value);
   if (!match) return false;
-  if (match[1] !== undefined && Number(match[1]) > 65_535) return false;
+  const port = match[1] === undefined ? undefined : Number(match[1]);
+  if (port !== undefined && (port < 1 || port > 65_535)) return false;
   try {
     return new URL(`http://${value}/`).host !== "";
   } catch {

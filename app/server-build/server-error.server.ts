@@ -47,3 +47,17 @@ export function answerServerError(req: IncomingMessage, res: ServerResponse, err
   });
   res.end(req.method === "HEAD" ? undefined : body);
 }
+
+/**
+ * A promise rejected with nothing to handle it (server/index.mjs, for the whole process): the server goes on serving,
+ * where Node's default would end it with every request in flight. One short line, counted by the error's kind like
+ * the 500s above, so a fault that repeats on every request stays a few lines a minute.
+ */
+export function reportUnhandledRejection(reason: unknown): void {
+  const cause = logField(oneLine(reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason)), 120);
+  const code = (reason as { code?: unknown } | null)?.code;
+  warnThrottled(
+    `Unhandled rejection ${cause}: the server goes on`,
+    `unhandled rejection ${reason instanceof Error ? reason.name : typeof reason} ${String(code ?? "")}`,
+  );
+}

@@ -1,14 +1,17 @@
 // Hostile input against the production server on loopback: every request gets a bounded answer, a 4xx for what is
 // malformed, never a 5xx nor a stall; what is acknowledged is stored. Every loop here is bounded in count and time.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { csvValue } from "~/newsletter/subscribers-csv.server";
+import { FORMULA_START, readCsv } from "../support/csv";
 import { postForm, storedEmails, subscribe } from "../support/newsletter-http";
 import { inPool, ROOT, serverHarness, type ServerProcess, tempDir } from "../support/production-server";
 import { rawRequest } from "../support/raw-http";
+import { countRows, subscribers } from "../support/subscribers-cli";
 
 const DEEP_PATH = `/${"a/".repeat(7_000)}`;
 const STACK_LINE = /^\s+at .+:\d+:\d+\)?$/m;
@@ -84,6 +87,7 @@ describe("one server, hostile requests", () => {
     ["Host: [", "GET /x HTTP/1.1\r\nHost: [\r\nConnection: close"],
     ["Host: a b", "GET /x HTTP/1.1\r\nHost: a b\r\nConnection: close"],
     ["Host: x:99999", "GET /x HTTP/1.1\r\nHost: x:99999\r\nConnection: close"],
+    ["Host: x:0", "GET /x HTTP/1.1\r\nHost: x:0\r\nConnection: close"],
     ["a POST on HTTP/1.0 with an Origin and no Host", "POST /?index HTTP/1.0\r\nOrigin: http://example.com"],
   ])("answers %s with 400 and the usual headers", async (_label, head) => {
     const response = await rawRequest(server.url, head);
@@ -378,7 +382,7 @@ describe("behind a trusted proxy: forwarded headers checked, every unsubscribe h
   });
   afterAll(() => harness.cleanup());
 
-  it.each(["x:65536", "x:-1", "example.com,:65536", "example.com, x:99999", "example.com,"])(
+  it.each(["x:65536", "x:-1", "example.com,:65536", "example.com, x:99999", "example.com, x:0", "example.com,"])(
     "refuses X-Forwarded-Host: %s with 400 and the usual headers",
     async (forwardedHost) => {
       const before = server.output().length;
@@ -524,6 +528,58 @@ describe("sign-ups under load and faults: every acknowledged row is stored", () 
     expect(storedEmails(dataDir)).toEqual(emails);
   });
 
+  it("refuses sign-ups with 503 when a deleted -wal cannot be saved; the owner's tool names the log; a clean stop saves it", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await harness.start({ DATA_DIR: dataDir });
+    const file = path.join(dataDir, "newsletter.sqlite");
+    await server.waitForOutput("Newsletter backup:");
+    const backup = path.join(dataDir, "backups", readdirSync(path.join(dataDir, "backups"))[0]!);
+    expect((await subscribe(server.url, "before@example.com"))?.message).toBe("Successfully subscribed!");
+    // Another program reading the list (the owner's sqlite3, a copy under way) holds a snapshot of it, and sign-ups
+    // go on: the log now holds rows that cannot be copied into the file while that reader needs the older state.
+    const reader = new DatabaseSync(file);
+    const acknowledged = ["before@example.com"];
+    try {
+      reader.exec("begin");
+      reader.prepare("select count(*) from newsletter_subscribers").get();
+      for (const email of ["after-1@example.com", "after-2@example.com"]) {
+        expect((await subscribe(server.url, email))?.message).toBe("Successfully subscribed!");
+        acknowledged.push(email);
+      }
+      rmSync(`${file}-wal`);
+      expect((await subscribe(server.url, "while-lost@example.com"))?.message).toBe("Something went wrong");
+      const probe = await fetch(`${server.url}/healthz`);
+      expect(probe.status).toBe(503);
+      await probe.arrayBuffer();
+      expect(server.output()).toContain("could not be saved");
+      expect(server.output()).toContain("stop it cleanly");
+
+      // The owner's tool, meanwhile: the log is named, and neither DATA_DIR nor a damaged file is blamed.
+      const count = await subscribers(dataDir, ["count"]);
+      expect(count.code).toBe(1);
+      expect(count.stdout).toBe("");
+      expect(count.stderr).toContain(`${file}-wal`);
+      expect(count.stderr).toContain("was deleted or replaced while the server had the list open");
+      expect(count.stderr).toContain("stop it cleanly");
+      expect(count.stderr).not.toContain("DATA_DIR");
+      expect(count.stderr).not.toContain("damaged");
+      // A restore now would put the old backup in place of the file the server still writes: it refuses.
+      const restore = await subscribers(dataDir, ["restore", backup]);
+      expect(restore.code).toBe(1);
+      expect(restore.stderr).toContain(`${file}-wal`);
+      expect(restore.stderr).not.toContain("Restored");
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(503);
+    } finally {
+      reader.exec("rollback");
+      reader.close();
+    }
+    // What the tool says to do: a clean stop writes what the deleted log held into the file.
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    expect(storedEmails(dataDir)).toEqual(acknowledged);
+    const count = await subscribers(dataDir, ["count"]);
+    expect(count).toMatchObject({ code: 0, stdout: `${acknowledged.length}\n` });
+  }, 60_000);
+
   it("answers 300 /healthz probes without a commit each (the log does not grow)", async () => {
     const dataDir = harness.scratchDir();
     const server = await harness.start({ DATA_DIR: dataDir });
@@ -585,6 +641,87 @@ describe("sign-ups under load and faults: every acknowledged row is stored", () 
       }
     },
   );
+});
+
+describe("the owner's tools beside the server: what they say is what the list holds", () => {
+  afterEach(() => harness.cleanup());
+
+  it("exports every address signed up through the form so that the CSV reads back exactly, with no formula", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await harness.start({ DATA_DIR: dataDir });
+    // Addresses the browser's rule takes that start like a spreadsheet formula, or like the export's own mark.
+    const emails = [
+      "-csv@x.co",
+      "'-csv@x.co",
+      "''-csv@x.co",
+      "plain@x.co",
+      "'plain@x.co",
+      "=1+1@x.co",
+      "+1@x.co",
+      "-2+3@x.co",
+      "=cmd|'/ccalc'!A0@x.co",
+      "%0d%0a=1@x.co",
+      "a.b!#$&*/?^_`{|}~@x.co",
+      `${"y".repeat(64)}@${"z".repeat(63)}.co`,
+    ];
+    for (const email of emails)
+      expect((await subscribe(server.url, email))?.message, email).toBe("Successfully subscribed!");
+    const stored = storedEmails(dataDir);
+    expect(stored).toEqual(emails);
+
+    const run = await subscribers(dataDir, ["export", "--csv"]);
+    expect(run.code).toBe(0);
+    const [header, ...records] = readCsv(run.stdout);
+    expect(header).toEqual(["email", "subscribed_at", "unsubscribe_link"]);
+    const fields = records.map((record) => record[0]!);
+    expect(new Set(fields).size).toBe(stored.length);
+    expect(fields.map(csvValue)).toEqual(stored);
+    for (const record of records) for (const field of record) expect(field).not.toMatch(FORMULA_START);
+  });
+
+  it("backup prints how many subscribers the copy holds while sign-ups go on, not the live count", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await harness.start({ DATA_DIR: dataDir });
+    const target = path.join(harness.scratchDir(), "copy.sqlite");
+    const acknowledged: string[] = [];
+    let backupDone = false;
+    let afterBackup = 0;
+    // Sign-ups from before the tool starts until 20 after it has finished: the live list grows all along, so its
+    // count differs from the copy's whenever it is read. Bounded: at most 5,000 sign-ups or 40 s.
+    const deadline = Date.now() + 40_000;
+    let next = 0;
+    const signUps = inPool(Array.from({ length: 4 }), 4, async () => {
+      while (afterBackup < 20 && next < 5_000 && Date.now() < deadline) {
+        const email = `during-backup-${next++}@example.com`;
+        const result = await postForm(server.url, body(email));
+        expect(result.status).toBe(303);
+        acknowledged.push(email);
+        if (backupDone) afterBackup += 1;
+      }
+    });
+    while (acknowledged.length < 20 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    const run = await subscribers(dataDir, ["backup", target]);
+    backupDone = true;
+    await signUps;
+    expect(run.code).toBe(0);
+    expect(afterBackup).toBeGreaterThanOrEqual(20);
+
+    const printed = Number(/^Copied (\d+) subscribers to /m.exec(run.stderr)?.[1]);
+    const inCopy = countRows(target);
+    expect(printed).toBe(inCopy);
+    expect(inCopy).toBeGreaterThanOrEqual(20);
+    const live = storedEmails(dataDir);
+    expect(live).toHaveLength(acknowledged.length);
+    expect(inCopy).toBeLessThan(live.length);
+    // One moment of the list: every row committed before it, none after.
+    const copy = new DatabaseSync(target, { readOnly: true });
+    try {
+      const rows = copy.prepare("select email from newsletter_subscribers order by id").all() as { email: string }[];
+      expect(rows.map((row) => row.email)).toEqual(live.slice(0, inCopy));
+    } finally {
+      copy.close();
+    }
+  }, 90_000);
 });
 
 const body = (email: string) => new URLSearchParams({ email, website: "" });

@@ -59,8 +59,13 @@ export function nginxSite(shipped: string, options: NginxSiteOptions): string {
   site = replaceIn(site, /^(\s*)ssl_certificate \S+;/m, `$1ssl_certificate ${options.certificate};`, file);
   site = replaceIn(site, /^(\s*)ssl_certificate_key \S+;/m, `$1ssl_certificate_key ${options.key};`, file);
   site = replaceIn(site, "proxy_pass http://127.0.0.1:3000;", `proxy_pass http://127.0.0.1:${options.appPort};`, file);
-  // On 443 the browser's Origin has no port, like nginx's $host; on a test port it has one, so $host gets it too.
-  site = replaceIn(site, "https://$host$request_uri", `https://$host:${options.httpsPort}$request_uri`, file);
+  // On 443 the redirect's target needs no port; on a test port it does.
+  site = replaceIn(
+    site,
+    "https://$server_name$request_uri",
+    `https://$server_name:${options.httpsPort}$request_uri`,
+    file,
+  );
   site = replaceIn(
     site,
     /^(\s*)proxy_set_header Host \$host;\n/m,

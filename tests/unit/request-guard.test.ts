@@ -28,14 +28,30 @@ describe("checkTarget", () => {
 });
 
 describe("isValidHost", () => {
-  it.each(["example.com", "example.com:443", "127.0.0.1:3000", "[::1]:3000", "[2001:db8::1]", "localhost"])(
-    "takes %s",
-    (host) => expect(isValidHost(host)).toBe(true),
-  );
-  it.each(["[", "a b", "x:99999", "x:", "example.com/path", "a@b", "", "[zz::1]", "exa mple.com:80"])(
-    "refuses %j",
-    (host) => expect(isValidHost(host)).toBe(false),
-  );
+  it.each([
+    "example.com",
+    "example.com:443",
+    "x:1",
+    "x:65535",
+    "127.0.0.1:3000",
+    "[::1]:3000",
+    "[2001:db8::1]",
+    "localhost",
+  ])("takes %s", (host) => expect(isValidHost(host)).toBe(true));
+  it.each([
+    "[",
+    "a b",
+    "x:99999",
+    "x:65536",
+    "x:0",
+    "[::1]:00000",
+    "x:",
+    "example.com/path",
+    "a@b",
+    "",
+    "[zz::1]",
+    "exa mple.com:80",
+  ])("refuses %j", (host) => expect(isValidHost(host)).toBe(false));
 });
 
 describe("crossSiteVerdict", () => {

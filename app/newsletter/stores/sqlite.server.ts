@@ -16,7 +16,11 @@ import {
 export const SQLITE_FILE_NAME = "newsletter.sqlite";
 /** SQLITE_CONSTRAINT_UNIQUE: the extended result code of a unique index violation, our "duplicate". */
 export const SQLITE_CONSTRAINT_UNIQUE = 2067;
-const SCHEMA_VERSION = 3;
+/**
+ * A write that changes nothing anyone reads (the header's user_version) yet commits through the journal to the disk
+ * like a sign-up: at start-up it proves the file and its folder writable, in a health probe that they still are.
+ */
+const WRITE_CHECK = "pragma user_version = 0";
 
 const SCHEMA = `
   create table if not exists newsletter_subscribers (
@@ -124,13 +128,47 @@ const identity = (file: string) => {
 /** How often /healthz may prove the store writable with a real commit; probes in between only look at the files. */
 export const WRITE_CHECK_INTERVAL_MS = 5_000;
 
+const SQLITE_IOERR = 10;
 /** SQLite result codes (the primary code, the low byte of an extended one) that mean the file itself is the trouble. */
-const FILE_TROUBLE = new Set([10 /* IOERR */, 11 /* CORRUPT */, 26 /* NOTADB */]);
+const FILE_TROUBLE = new Set([SQLITE_IOERR, 11 /* CORRUPT */, 26 /* NOTADB */]);
 
 /** The store's file exists but SQLite cannot use it (damaged, not a database, I/O errors): not a settings problem. */
 export class StoreFileError extends Error {
   override name = "StoreFileError";
 }
+
+/** The SQLite result code an error carries, its own or its cause's (a wrapped one), if any. */
+function sqliteCode(error: unknown): number | undefined {
+  const { errcode, cause } = (error ?? {}) as { errcode?: unknown; cause?: unknown };
+  if (typeof errcode === "number") return errcode;
+  return cause === undefined ? undefined : sqliteCode(cause);
+}
+
+/**
+ * Whether `error`, met reading `file`, comes from its write-ahead log having gone (deleted or replaced) under a
+ * process that still has the file open: the log's index (-shm), which that process keeps, is there and says the log
+ * holds changes, while the log is missing or empty, so reading what the index points at fails with an I/O error.
+ * (Once no process holds the file, SQLite rebuilds the index from whatever log there is and opens without error.)
+ */
+export function isLogLostUnderOpenFile(file: string, error: unknown): boolean {
+  const code = sqliteCode(error);
+  if (code === undefined || (code & 0xff) !== SQLITE_IOERR) return false;
+  const index = statSync(`${file}-shm`, { throwIfNoEntry: false });
+  const log = statSync(`${file}-wal`, { throwIfNoEntry: false });
+  return Boolean(index?.size) && !log?.size;
+}
+
+/**
+ * What the owner is told when the log went from under a running server: not DATA_DIR, not a damaged file. The server
+ * still holds those changes in the log it has open, and a clean stop writes them into the file (a restore, or
+ * deleting the -shm, would lose them).
+ */
+export const lostLogMessage = (file: string) =>
+  `Newsletter store: ${file}-wal, the log of the latest changes to ${file}, was deleted or replaced while the ` +
+  "server had the list open, so this cannot read the list now. The server still holds those changes: stop it " +
+  "cleanly (docker stop, or SIGTERM), with no other program holding the file open, and it writes them into the " +
+  "file; then start it and run this again. Do not restore a backup or delete the -shm file meanwhile: either would " +
+  "lose them.";
 
 function connect(file: string) {
   const db = new DatabaseSync(file);
@@ -142,7 +180,7 @@ function connect(file: string) {
     db.exec(SCHEMA);
     migrate(db);
     // A real write, so a read-only file or folder fails here rather than on the first visitor's sign-up.
-    db.exec(`pragma user_version = ${SCHEMA_VERSION}`);
+    db.exec(WRITE_CHECK);
   } catch (error) {
     db.close();
     throw error;
@@ -154,8 +192,7 @@ function connect(file: string) {
     noteUnsubscribe: db.prepare("insert or ignore into newsletter_unsubscribed (unsubscribe_token) values (?)"),
     removeByEmail: db.prepare("delete from newsletter_subscribers where lower(email) = lower(?)"),
     ping: db.prepare("select 1 as ok"),
-    // A write that changes nothing but still goes through the journal to the disk, like a sign-up's commit.
-    touch: db.prepare(`pragma user_version = ${SCHEMA_VERSION}`),
+    touch: db.prepare(WRITE_CHECK),
     // The three files the connection has open: the database, its write-ahead log and the log's index.
     files: [file, `${file}-wal`, `${file}-shm`].map((name) => ({ name, id: identity(name) })),
   };
@@ -174,8 +211,9 @@ export function openSqliteStore(dataDir: string): SqliteStore {
   try {
     conn = connect(file);
   } catch (error) {
-    const code = (error as { errcode?: unknown }).errcode;
-    if (existed && typeof code === "number" && FILE_TROUBLE.has(code & 0xff)) {
+    const code = sqliteCode(error);
+    if (existed && isLogLostUnderOpenFile(file, error)) throw new StoreFileError(lostLogMessage(file));
+    if (existed && code !== undefined && FILE_TROUBLE.has(code & 0xff)) {
       throw new StoreFileError(
         `Newsletter store: SQLite cannot use ${file} (${describeCause(error)}). Check the disk and the file; if ` +
           "it is damaged, stop the server and restore a backup (npm run subscribers -- restore <backup>).",
@@ -225,7 +263,14 @@ export function openSqliteStore(dataDir: string): SqliteStore {
   /** Tells the owner once when the store stops being writable, and once when it can write again. */
   function report(problem: string | null) {
     if (problem === lastProblem) return;
-    if (problem) {
+    if (problem !== null && problem === broken) {
+      // The rows since the last checkpoint are in the log this connection still has open: a clean close saves them.
+      console.error(
+        `Newsletter store: cannot write (${problem}). Sign-ups fail and /healthz answers 503 until the server ` +
+          "restarts: stop it cleanly (docker stop, or SIGTERM), with no other program holding the file open, and " +
+          `it writes what the log held into ${file}. Do not restore a backup first: that would lose those rows.`,
+      );
+    } else if (problem) {
       console.error(
         `Newsletter store: cannot write (${problem}). Sign-ups fail and /healthz answers 503 until it can: ` +
           "free space on the disk, or put the file back (restore a backup) and restart the server.",
