@@ -44,7 +44,7 @@ test.describe("budgets for /", () => {
     const stylesheets = loaded.filter((item) => item.type === "stylesheet");
     const documents = loaded.filter((item) => item.type === "document");
     expect(documents).toHaveLength(1);
-    // Inline styles count as CSS too (the stylesheet is inlined: see docs/decisions/006-page-cache-and-csp.md).
+    // Inline styles would count as CSS too (the page has none: its one stylesheet is linked).
     const inlineCss = await page.locator("style").allTextContents();
 
     const js = scripts.reduce((sum, item) => sum + gzipped(item.body), 0);

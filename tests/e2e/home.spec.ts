@@ -26,6 +26,22 @@ test.describe("home page", () => {
     expect((await page.request.get("/robots.txt")).status()).toBe(200);
   });
 
+  test("asks for no script before the first contentful paint, then hydrates", async ({ page, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "without JavaScript there is no script to ask for");
+    await page.goto("/");
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    const { firstPaint, scripts } = await page.evaluate(() => ({
+      firstPaint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
+      scripts: performance
+        .getEntriesByType("resource")
+        .filter((entry) => new URL(entry.name).pathname.startsWith("/build/"))
+        .map((entry) => ({ url: entry.name, start: entry.startTime })),
+    }));
+    expect(firstPaint).not.toBeNull();
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const { url, start } of scripts) expect(start, url).toBeGreaterThanOrEqual(firstPaint!);
+  });
+
   test("hero: photo with badge, name, tagline, stat tiles, challenge, buttons and location", async ({ page }) => {
     await page.goto("/");
     const hero = page.locator("section", { has: page.getByRole("heading", { level: 1 }) });
