@@ -30,7 +30,7 @@ ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data NPM_CONFIG_LOGLEVE
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json ./
-COPY --from=build /app/server/index.mjs /app/server/page-cache.mjs /app/server/tracking-query.mjs ./server/
+COPY --from=build /app/server ./server/
 COPY --from=build /app/scripts/healthcheck.mjs /app/scripts/subscribers.mjs ./scripts/
 # The server bundle alone: the build's metafiles (esbuild's reports) stay behind.
 COPY --from=build /app/build/index.js ./build/

@@ -110,7 +110,8 @@ try {
       const report = await subscriberAdmin.restore(source);
       const from = path.resolve(source);
       if (report.kind === "replaced") {
-        const kept = report.keptAs ? ` It was kept as ${report.keptAs}.` : "";
+        const log = report.keptLog.length ? ` Its log was kept as ${report.keptLog.join(" and ")}.` : "";
+        const kept = (report.keptAs ? ` It was kept as ${report.keptAs}.` : "") + log;
         process.stderr.write(
           `The list's database could not be used (${report.reason}).${kept}\n` +
             `Restored ${plural(report.subscribers, "subscriber")} from ${from}.\n` +

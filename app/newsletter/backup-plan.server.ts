@@ -5,7 +5,8 @@ import { localDateAt } from "~/utils/days.server";
 /** Between two automatic backups. */
 export const BACKUP_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
-const AUTOMATIC = /^newsletter-(\d{4})-(\d\d)-(\d\d)T(\d\d)(\d\d)(\d\d)Z\.sqlite$/;
+/** The files named by their time: the automatic backups, and the copies a restore set aside. */
+const TIMED = /^(newsletter|replaced)-(\d{4})-(\d\d)-(\d\d)T(\d\d)(\d\d)(\d\d)Z\.sqlite$/;
 
 /**
  * An automatic backup's file name: the UTC time it was taken, to the second, so names sort by age and hold no
@@ -16,13 +17,62 @@ export function backupFileName(at: Date): string {
   return `newsletter-${iso.slice(0, 10)}T${iso.slice(11, 19).replaceAll(":", "")}Z.sqlite`;
 }
 
+/** The time in an automatic backup's or a replaced copy's name; null for any other name. */
+function timeInName(name: string): Date | null {
+  const match = TIMED.exec(name);
+  if (!match) return null;
+  const [, kind, year, month, day, hour, minute, second] = match;
+  const at = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}Z`);
+  if (Number.isNaN(at.getTime())) return null;
+  return (kind === "replaced" ? replacedFileName(at) : backupFileName(at)) === name ? at : null;
+}
+
 /** When an automatic backup was taken, from its name; null for any other file (the owner's own copies are left be). */
 export function backupTakenAt(name: string): Date | null {
-  const match = AUTOMATIC.exec(name);
-  if (!match) return null;
-  const [, year, month, day, hour, minute, second] = match;
-  const at = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}Z`);
-  return Number.isNaN(at.getTime()) || backupFileName(at) !== name ? null : at;
+  return name.startsWith("newsletter-") ? timeInName(name) : null;
+}
+
+/**
+ * Files of the backup folder, newest first: by the time in the name when it has one (automatic backups and the
+ * copies a restore set aside), else by when the file was last written. The name wins because a backup copied back
+ * onto the machine gets a new modification time, and a name's kind must not decide its place (replaced-… sorts after
+ * newsletter-… by letters whatever their age).
+ */
+export function newestFirst<T extends { name: string; modified: Date }>(files: T[]): T[] {
+  const time = (file: T) => (timeInName(file.name) ?? file.modified).getTime();
+  return [...files].sort((a, b) => time(b) - time(a) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** A copy's scraps: the `.<name>.partial` it is written as, and the journal files SQLite may make beside it. */
+const PARTIAL = /^\.(.+)\.partial(?:-journal|-wal|-shm)?$/;
+
+/** A partial copy nobody has written to for this long was left by a crash: a copy under way writes all along. */
+export const STALE_PARTIAL_MS = 60 * 60 * 1000;
+
+/**
+ * The scraps a crash left in the backup folder, to delete before a new automatic backup: an automatic backup's at
+ * once (the server makes one copy at a time, so none of them is under way), anyone else's (the owner's tool copying
+ * into this folder, a restore setting the list aside) once it is STALE_PARTIAL_MS old, as it may be under way now.
+ */
+export function stalePartials(files: { name: string; modified: Date }[], now: Date): string[] {
+  return files
+    .filter(({ name, modified }) => {
+      const match = PARTIAL.exec(name);
+      if (!match) return false;
+      return backupTakenAt(match[1]!) !== null || now.getTime() - modified.getTime() >= STALE_PARTIAL_MS;
+    })
+    .map((file) => file.name);
+}
+
+/**
+ * Why a copy of `copyBytes` should not be written to a disk with `freeBytes` free, or null if it may: it must leave
+ * `reserveBytes`, since with the default folder that disk is DATA_DIR's, and sign-ups need room there more than one
+ * more backup does.
+ */
+export function backupSpaceProblem(dir: string, freeBytes: number, copyBytes: number, reserveBytes: number) {
+  const needed = copyBytes + reserveBytes;
+  if (freeBytes >= needed) return null;
+  return `${dir} has ${Math.floor(freeBytes / 1024)} KiB free; a copy needs ${Math.ceil(needed / 1024)} KiB`;
 }
 
 /** Whether start-up owes a backup: none of `names` was taken on `now`'s date in `timeZone`. */

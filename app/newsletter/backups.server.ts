@@ -19,8 +19,11 @@ import {
   BACKUP_INTERVAL_MS,
   backupDueAtStart,
   backupFileName,
+  backupSpaceProblem,
   backupsToDelete,
+  newestFirst,
   replacedFileName,
+  stalePartials,
 } from "~/newsletter/backup-plan.server";
 import {
   type AddBackReport,
@@ -52,6 +55,19 @@ export const BACKUP_RESERVE_BYTES = 16 * 1024 * 1024;
 const fileSize = (file: string) => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
 const names = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
 
+/** The bytes an unprivileged process may still write on the disk holding `dir`. */
+export const freeBytesOn = (dir: string) => {
+  const { bavail, bsize } = statfsSync(dir);
+  return bavail * bsize;
+};
+
+/** The folder's files with when each was last written (one deleted meanwhile is left out). */
+const entries = (dir: string) =>
+  names(dir).flatMap((name) => {
+    const stat = statSync(path.join(dir, name), { throwIfNoEntry: false });
+    return stat ? [{ name, modified: stat.mtime }] : [];
+  });
+
 /** Flushes a file (or a folder's entries) to the disk: a rename is only as durable as the folder that records it. */
 function fsyncPath(target: string) {
   const fd = openSync(target, "r");
@@ -80,30 +96,35 @@ export interface WrittenBackup {
   subscribers: number;
   /** Older automatic backups removed to keep the newest `keep`. */
   removed: string[];
+  /** Partial copies a crash had left, deleted first. */
+  scraps: string[];
 }
 
-/** Writes one consistent backup of the live store into `settings.dir` under its time's name, then prunes. */
+/**
+ * Writes one consistent backup of the live store into `settings.dir` under its time's name, then prunes. `freeBytes`
+ * reads the disk's free space (tests stand in for it to fill a disk in the middle of a copy).
+ */
 export async function writeBackup(
   store: SqliteStore,
   settings: BackupSettings,
   now = new Date(),
+  freeBytes = freeBytesOn,
 ): Promise<WrittenBackup> {
   const { dir, keep } = settings;
   mkdirSync(dir, { recursive: true });
-  const needed = fileSize(store.file) + fileSize(`${store.file}-wal`) + BACKUP_RESERVE_BYTES;
-  const { bavail, bsize } = statfsSync(dir);
-  if (bavail * bsize < needed) {
-    throw new Error(
-      `${dir} has ${Math.floor((bavail * bsize) / 1024)} KiB free; a copy needs ${Math.ceil(needed / 1024)} KiB`,
-    );
-  }
+  // Before measuring the room: a crash's scraps are a whole copy each, or most of one.
+  const scraps = stalePartials(entries(dir), now).map((name) => path.join(dir, name));
+  for (const scrap of scraps) rmSync(scrap, { force: true });
+  const copyBytes = fileSize(store.file) + fileSize(`${store.file}-wal`);
+  const tooFull = backupSpaceProblem(dir, freeBytes(dir), copyBytes, BACKUP_RESERVE_BYTES);
+  if (tooFull) throw new Error(tooFull);
   const file = path.join(dir, backupFileName(now));
   if (existsSync(file)) throw new Error(`${file} already exists`);
   // Written as .<name>.partial, fsynced, then renamed: a backup's name never holds half a file.
   const subscribers = await store.backup(file);
   const removed = backupsToDelete(names(dir), keep).map((name) => path.join(dir, name));
   for (const old of removed) rmSync(old, { force: true });
-  return { file, subscribers, removed };
+  return { file, subscribers, removed, scraps };
 }
 
 /**
@@ -116,9 +137,10 @@ export function startAutomaticBackups(store: SqliteStore, settings: BackupSettin
   const once = async (due: Date) => {
     if (stopped) return;
     try {
-      const { file, subscribers, removed } = await writeBackup(store, settings, due);
+      const { file, subscribers, removed, scraps } = await writeBackup(store, settings, due);
       const pruned = removed.length ? `; removed ${removed.length} older (keeping ${settings.keep})` : "";
-      console.info(`Newsletter backup: ${subscribers} subscribers in ${file}${pruned}.`);
+      const cleared = scraps.length ? `; deleted ${scraps.length} partial file(s) a crash left` : "";
+      console.info(`Newsletter backup: ${subscribers} subscribers in ${file}${pruned}${cleared}.`);
     } catch (error) {
       console.error(`Newsletter backup failed, sign-ups go on (${describeCause(error)}); next try in 24 hours.`);
     }
@@ -195,23 +217,18 @@ export interface BackupListing {
   subscribers: number | { problem: string };
 }
 
-/** Every SQLite file in the backup folder, newest name first, each checked. */
+/** Every SQLite file in the backup folder, newest first (by the time in its name, else its own), each checked. */
 export function listBackups(dir: string): BackupListing[] {
-  return names(dir)
-    .filter((name) => name.endsWith(".sqlite"))
-    .sort()
-    .reverse()
-    .map((name) => {
-      const file = path.join(dir, name);
-      const stat = statSync(file);
-      let subscribers: BackupListing["subscribers"];
-      try {
-        subscribers = readBackup(file).length;
-      } catch (error) {
-        subscribers = { problem: describeCause(error).replace(/^Error: .*? is not a backup/, "not a backup") };
-      }
-      return { file, bytes: stat.size, modified: stat.mtime, subscribers };
-    });
+  return newestFirst(entries(dir).filter(({ name }) => name.endsWith(".sqlite"))).map(({ name, modified }) => {
+    const file = path.join(dir, name);
+    let subscribers: BackupListing["subscribers"];
+    try {
+      subscribers = readBackup(file).length;
+    } catch (error) {
+      subscribers = { problem: describeCause(error).replace(/^Error: .*? is not a backup/, "not a backup") };
+    }
+    return { file, bytes: fileSize(file), modified, subscribers };
+  });
 }
 
 export type RestoreReport =
@@ -221,6 +238,8 @@ export type RestoreReport =
       reason: string;
       /** Where the file it replaced was kept, if there was one. */
       keptAs: string | null;
+      /** Where the old file's log (-wal, -shm) was kept, with the file or without it: it may hold the last commits. */
+      keptLog: string[];
       subscribers: number;
     }
   | ({ kind: "added back"; keptAs: string; before: number; after: number } & AddBackReport);
@@ -261,21 +280,24 @@ export async function restoreBackup(
 
   const problem = liveFileProblem(live);
   if (problem) {
-    let kept: string | null = null;
-    if (existsSync(live)) {
-      // Byte for byte, log included: a damaged file cannot be copied by SQLite, and may still hold something.
-      copyAtomically(live, keptAs);
-      if (existsSync(`${live}-wal`)) copyAtomically(`${live}-wal`, `${keptAs}-wal`);
-      kept = keptAs;
+    // Byte for byte: a damaged file cannot be copied by SQLite, and may still hold something. Its log too, even
+    // without the file (deleted by hand, say): the last commits may be in it and nowhere else.
+    const kept = existsSync(live) ? keptAs : null;
+    if (kept) copyAtomically(live, kept);
+    const keptLog: string[] = [];
+    for (const suffix of ["-wal", "-shm"]) {
+      if (!existsSync(`${live}${suffix}`)) continue;
+      copyAtomically(`${live}${suffix}`, `${keptAs}${suffix}`);
+      keptLog.push(`${keptAs}${suffix}`);
     }
     mkdirSync(path.dirname(live), { recursive: true });
-    // The old log belongs to the old file: replayed onto the backup it would corrupt it.
+    // The old log belongs to the old file: replayed onto the backup it would corrupt it. It is kept above.
     rmSync(`${live}-wal`, { force: true });
     rmSync(`${live}-shm`, { force: true });
     copyAtomically(source, live);
     const store = openSqliteStore(dataDir);
     try {
-      return { kind: "replaced", reason: problem, keptAs: kept, subscribers: store.count() };
+      return { kind: "replaced", reason: problem, keptAs: kept, keptLog, subscribers: store.count() };
     } finally {
       store.close();
     }

@@ -3,6 +3,10 @@ import type { Browser, Locator, Page, TestInfo } from "@playwright/test";
 import { contrastRatio, hex, PixelLab } from "./contrast";
 import { expect, jsEnabled, test, visit } from "./fixtures";
 
+// The app server configured with the stub Supabase (tests/e2e/global-setup.ts): only its home page shows a latest post.
+const supabaseApp = process.env.E2E_SUPABASE_URL!;
+const stub = process.env.E2E_STUB_URL!;
+
 const SCHEMES = ["light", "dark"] as const;
 type Scheme = (typeof SCHEMES)[number];
 
@@ -125,6 +129,16 @@ for (const scheme of SCHEMES) {
         });
       });
 
+      test("home page with a latest post (the app with Supabase)", async ({ page, browser, request }) => {
+        expect((await request.post(`${stub}/__stub/reset`)).status()).toBe(204);
+        const text = "Shipped the landing page today: three sign-ups already.";
+        expect((await request.post(`${stub}/__stub/function`, { data: { kind: "text", text } })).status()).toBe(204);
+        await analyse(page, browser, `${supabaseApp}/`, async (target) => {
+          await expect(target.getByRole("region", { name: "Latest thought" }).getByText(text)).toBeVisible();
+          await expectNoViolations(target);
+        });
+      });
+
       test("not-found page", async ({ page, browser }) => {
         test.info().annotations.push({
           type: "expects-console-error",
@@ -149,8 +163,12 @@ for (const scheme of SCHEMES) {
         await lab.close();
       });
 
-      test("Tab reaches every link and button in document order, each visibly focused", async ({ page }) => {
-        await page.goto("/");
+      /**
+       * Tabs through `path` from the top: every rendered link, button and field outside a closed dialog is reached, in
+       * document order, in view, opaque, with a focus indicator whose ring stands out 3:1 from what surrounds it.
+       */
+      async function tabThrough(page: Page, path: string, atLeast: number) {
+        await page.goto(path);
         if (jsEnabled(test.info().project.name))
           await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
 
@@ -166,7 +184,7 @@ for (const scheme of SCHEMES) {
             )
             .map((element) => element.outerHTML.slice(0, 120));
         });
-        expect(expected.length).toBeGreaterThanOrEqual(7);
+        expect(expected.length).toBeGreaterThanOrEqual(atLeast);
         // No positive tabindex: the focus order is the document order.
         expect(await page.locator("[tabindex]:not([tabindex='0']):not([tabindex='-1'])").count()).toBe(0);
 
@@ -195,6 +213,23 @@ for (const scheme of SCHEMES) {
           ).toBeGreaterThanOrEqual(3);
         }
         expect(reached).toEqual(expected);
+      }
+
+      test("Tab reaches every link and button in document order, each visibly focused", async ({ page }) => {
+        await tabThrough(page, "/", 7);
+      });
+
+      test("on the not-found page, Tab reaches every link, each visibly focused", async ({ page }) => {
+        test.info().annotations.push({
+          type: "expects-console-error",
+          description: "^Failed to load resource: the server responded with a status of 404",
+        });
+        await tabThrough(page, "/no-such-page", 1);
+      });
+
+      test("on the unsubscribe page, Tab reaches every link and the button, each visibly focused", async ({ page }) => {
+        await tabThrough(page, "/unsubscribe?token=3f1e2d4c-5b6a-4789-8abc-def012345678", 2);
+        await expect(page.getByRole("button", { name: "Unsubscribe" })).toHaveCount(1);
       });
 
       test("the newsletter dialog by keyboard: in, ringed, out with Escape, and a sign-up with Enter", async ({

@@ -1,6 +1,16 @@
 // The embedded store's backups on real files: the automatic schedule under a fake clock (no day of waiting),
 // retention, a failing backup folder, and restoring in the two cases the owner meets.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -139,6 +149,26 @@ describe("automatic backups", () => {
     ]);
   });
 
+  it("deletes the partial copies a crash left before it copies, but not one the owner's tool may be writing", async () => {
+    mkdirSync(backupDir, { recursive: true });
+    const crashed = [
+      ".newsletter-2026-11-22T080000Z.sqlite.partial",
+      ".newsletter-2026-11-22T080000Z.sqlite.partial-journal",
+    ];
+    const ownersOld = ".my-copy.sqlite.partial";
+    const ownersNow = ".copy-under-way.sqlite.partial";
+    for (const name of [...crashed, ownersOld, ownersNow]) writeFileSync(path.join(backupDir, name), "half a copy");
+    // Nothing has written to this one for two hours (the fake clock's now is 08:00).
+    const twoHoursAgo = new Date("2026-11-23T06:00:00Z");
+    utimesSync(path.join(backupDir, ownersOld), twoHoursAgo, twoHoursAgo);
+    utimesSync(path.join(backupDir, ownersNow), new Date(), new Date());
+    start(openStore());
+    await vi.advanceTimersByTimeAsync(10);
+    await backupsLogged(1);
+    expect(files()).toEqual([ownersNow, "newsletter-2026-11-23T080000Z.sqlite"]);
+    expect(String(vi.mocked(console.info).mock.calls.at(-1)![0])).toContain("deleted 3 partial file(s) a crash left");
+  });
+
   it("logs a failed backup in one line, and the store goes on taking sign-ups and answering healthy", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const store = openStore();
@@ -175,6 +205,25 @@ describe("restore", () => {
     expect(reopened.list().map((row) => row.email)).toEqual(emails);
     // Their links keep working.
     expect(reopened.list().map((row) => row.unsubscribeToken)).toEqual(tokens);
+  });
+
+  it("keeps a log left without its database before it puts the backup in place", async () => {
+    const { store, backup } = await listWithBackup(["a@example.com"]);
+    store.close();
+    const live = path.join(dataDir, SQLITE_FILE_NAME);
+    rmSync(live);
+    // What a deleted database can leave behind: its log, which may hold the last commits, and the log's index.
+    writeFileSync(`${live}-wal`, "the last commits");
+    writeFileSync(`${live}-shm`, "the log's index");
+    const report = await restoreBackup(backup, dataDir, backupDir);
+    expect(report).toMatchObject({ kind: "replaced", reason: "it was missing", keptAs: null, subscribers: 1 });
+    const keptLog = report.kind === "replaced" ? report.keptLog : [];
+    expect(keptLog.map((file) => path.basename(file))).toEqual([
+      expect.stringMatching(/^replaced-.*\.sqlite-wal$/),
+      expect.stringMatching(/^replaced-.*\.sqlite-shm$/),
+    ]);
+    expect(keptLog.map((file) => readFileSync(file, "utf8"))).toEqual(["the last commits", "the log's index"]);
+    expect(emailsIn(live)).toEqual(["a@example.com"]);
   });
 
   it("replaces a damaged file, keeping it beside the backups", async () => {
@@ -247,6 +296,8 @@ describe("restore", () => {
     await store.subscribe("two@example.com");
     await writeBackup(store, settings());
     writeFileSync(path.join(backupDir, "junk.sqlite"), "junk");
+    // Older than both: a file without a time in its name is placed by its own.
+    utimesSync(path.join(backupDir, "junk.sqlite"), new Date("2026-01-01"), new Date("2026-01-01"));
     vi.useRealTimers();
     const listing = listBackups(backupDir);
     expect(listing.map((entry) => entry.subscribers)).toEqual([
@@ -255,4 +306,55 @@ describe("restore", () => {
       { problem: expect.stringMatching(/^not a backup/) },
     ]);
   });
+
+  it("lists the list a restore set aside between the backups taken before and after it", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-23T08:00:00Z"));
+    const { store, backup } = await listWithBackup(["one@example.com"]);
+    vi.setSystemTime(new Date("2026-11-23T12:00:00Z"));
+    store.remove("one@example.com");
+    await restoreBackup(backup, dataDir, backupDir);
+    vi.setSystemTime(new Date("2026-11-24T08:00:00Z"));
+    await writeBackup(store, settings());
+    vi.useRealTimers();
+    expect(listBackups(backupDir).map((entry) => [path.basename(entry.file), entry.subscribers])).toEqual([
+      ["newsletter-2026-11-24T080000Z.sqlite", 1],
+      ["replaced-2026-11-23T120000Z.sqlite", 0],
+      ["newsletter-2026-11-23T080000Z.sqlite", 1],
+    ]);
+  });
+});
+
+describe("a backup disk that fills up (a tmpfs, root only)", () => {
+  const root = process.getuid?.() === 0;
+  let mountPoint: string | undefined;
+
+  afterEach(() => {
+    if (mountPoint) execFileSync("umount", [mountPoint]);
+    mountPoint = undefined;
+  });
+
+  it.skipIf(!root)(
+    "leaves no partial file when the disk fills in the middle of a copy, and sign-ups go on",
+    async () => {
+      mountPoint = path.join(dir, "small-disk");
+      mkdirSync(mountPoint);
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", mountPoint]);
+      const store = openStore();
+      // A list of a few MiB: far more than the disk holds, so the copy runs out of room part way.
+      store.addBack(
+        Array.from({ length: 20_000 }, (_, i) => ({
+          email: `reader-${i}@example.com`,
+          createdAt: "2026-11-01T00:00:00.000Z",
+          unsubscribeToken: null,
+        })),
+      );
+      // As if the room had gone between the check and the copy (another writer on that disk).
+      const plenty = () => Number.MAX_SAFE_INTEGER;
+      await expect(writeBackup(store, settings({ dir: mountPoint }), new Date(), plenty)).rejects.toThrow(/full/i);
+      expect(readdirSync(mountPoint)).toEqual([]);
+      expect(store.healthy()).toBe(true);
+      expect(await store.subscribe("after-the-full-disk@example.com")).toBe("subscribed");
+    },
+  );
 });

@@ -2,9 +2,13 @@ import { describe, expect, it } from "vitest";
 import {
   backupDueAtStart,
   backupFileName,
+  backupSpaceProblem,
   backupsToDelete,
   backupTakenAt,
+  newestFirst,
   replacedFileName,
+  STALE_PARTIAL_MS,
+  stalePartials,
 } from "~/newsletter/backup-plan.server";
 
 const BRUSSELS = "Europe/Brussels";
@@ -55,5 +59,63 @@ describe("automatic backups: names, the day they count for, retention", () => {
       "newsletter-2026-11-20T080000Z.sqlite",
     ]);
     expect(backupsToDelete(names, 7)).toEqual([]);
+  });
+});
+
+describe("the backup folder: its order, a crash's scraps, the room a copy leaves", () => {
+  const at = (iso: string) => new Date(iso);
+
+  it("lists newest first by the time in the name, whatever its kind, else by the file's own time", () => {
+    const files = [
+      { name: "newsletter-2026-11-23T080000Z.sqlite", modified: at("2026-11-23T08:00:01Z") },
+      // Set aside by a restore after the 23rd's backup, before the 24th's.
+      { name: "replaced-2026-11-23T120000Z.sqlite", modified: at("2026-11-23T12:00:00Z") },
+      { name: "newsletter-2026-11-24T080000Z.sqlite", modified: at("2026-11-24T08:00:01Z") },
+      // Copied back onto the machine today: its name, not the copy's time, says how old it is.
+      { name: "newsletter-2026-11-01T080000Z.sqlite", modified: at("2026-11-25T09:00:00Z") },
+      { name: "replaced-2026-10-30T080000Z.sqlite", modified: at("2026-10-30T08:00:00Z") },
+      // The owner's own copy: its modification time.
+      { name: "before-the-move.sqlite", modified: at("2026-11-23T10:00:00Z") },
+    ];
+    expect(newestFirst(files).map((file) => file.name)).toEqual([
+      "newsletter-2026-11-24T080000Z.sqlite",
+      "replaced-2026-11-23T120000Z.sqlite",
+      "before-the-move.sqlite",
+      "newsletter-2026-11-23T080000Z.sqlite",
+      "newsletter-2026-11-01T080000Z.sqlite",
+      "replaced-2026-10-30T080000Z.sqlite",
+    ]);
+  });
+
+  it("deletes an automatic backup's scraps at once, anyone else's once nothing has written to them for an hour", () => {
+    const now = at("2026-11-23T08:00:00Z");
+    const justNow = at("2026-11-23T07:59:00Z");
+    const longAgo = new Date(now.getTime() - STALE_PARTIAL_MS);
+    const files = [
+      { name: ".newsletter-2026-11-22T080000Z.sqlite.partial", modified: justNow },
+      { name: ".newsletter-2026-11-22T080000Z.sqlite.partial-journal", modified: justNow },
+      { name: ".my-copy.sqlite.partial", modified: justNow },
+      { name: ".replaced-2026-11-23T075900Z.sqlite.partial", modified: justNow },
+      { name: ".old-copy.sqlite.partial", modified: longAgo },
+      { name: ".old-copy.sqlite.partial-wal", modified: longAgo },
+      { name: "newsletter-2026-11-21T080000Z.sqlite", modified: longAgo },
+      { name: "notes.partial.txt", modified: longAgo },
+    ];
+    expect(stalePartials(files, now)).toEqual([
+      ".newsletter-2026-11-22T080000Z.sqlite.partial",
+      ".newsletter-2026-11-22T080000Z.sqlite.partial-journal",
+      ".old-copy.sqlite.partial",
+      ".old-copy.sqlite.partial-wal",
+    ]);
+  });
+
+  it("refuses a copy that would leave less than the reserve free, and says how much there is", () => {
+    const MiB = 1024 * 1024;
+    expect(backupSpaceProblem("/backups", 20 * MiB, 4 * MiB, 16 * MiB)).toBeNull();
+    expect(backupSpaceProblem("/backups", 20 * MiB - 1, 4 * MiB, 16 * MiB)).toBe(
+      "/backups has 20479 KiB free; a copy needs 20480 KiB",
+    );
+    // A disk with room for the copy itself but not the reserve: the copy would leave DATA_DIR's disk full.
+    expect(backupSpaceProblem("/data/backups", 5 * MiB, 4 * MiB, 16 * MiB)).toMatch(/has 5120 KiB free/);
   });
 });

@@ -19,6 +19,7 @@ const imageHealthcheck = execForm(runtime.instructions.find((i) => i.keyword ===
 interface Service {
   build?: string;
   image?: string;
+  container_name?: string;
   restart?: string;
   env_file?: string;
   environment?: Record<string, string>;
@@ -46,6 +47,16 @@ describe("deploy/compose.yaml", () => {
     const [volume] = app.volumes ?? [];
     expect(volume).toBe(`portfolio-data:${imageEnv.DATA_DIR}`);
     expect(compose.volumes).toHaveProperty("portfolio-data");
+  });
+
+  it("names the app's container as the guides' commands do (docker exec portfolio …, docker cp portfolio:…)", () => {
+    expect(app.container_name).toBe("portfolio");
+    const guides = ["docs/newsletter.md", "docs/deployment.md", "scripts/subscribers.mjs"].map(read).join("\n");
+    const named = [...guides.matchAll(/docker (?:exec|logs|stop|rm) ([\w.-]+)|docker cp ([\w.-]+):/g)].map(
+      (match) => match[1] ?? match[2],
+    );
+    expect(named.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(named)).toEqual(new Set([app.container_name]));
   });
 
   it("keeps the automatic backups in a volume of their own, where the app writes them by default", () => {
