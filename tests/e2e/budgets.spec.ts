@@ -172,6 +172,8 @@ test.describe("budgets for /", () => {
     try {
       const { port } = proxy.address() as AddressInfo;
       await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: "load" });
+      // The paint can come after the load event (the stylesheet is a request of its own).
+      await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0);
       const timing = await page.evaluate(() => ({
         responseEnd: (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).responseEnd,
         firstPaint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
