@@ -2,11 +2,10 @@ import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
-import { inlineStylesheet } from "~/utils/inline-stylesheet.server";
-import { InlineStylesheetContext } from "~/utils/inline-stylesheet";
 import { logField, warnThrottled } from "~/utils/log.server";
 import { NonceContext } from "~/utils/nonce";
 import { withoutPreloadedChunks } from "~/utils/preload-hints.server";
+import { scriptsAfterFirstPaint } from "~/utils/after-first-paint.server";
 import { type ScriptPolicy, createNonce, inlineScriptHashes, securityHeaders } from "~/utils/security-headers.server";
 
 const RENDER_TIMEOUT_MS = 5_000;
@@ -24,18 +23,19 @@ export default async function handleRequest(
   const nonce = shared ? undefined : createNonce();
   // The whole document is rendered before it is sent: the page has no deferred data, so visitors with and without
   // JavaScript get the same complete HTML.
-  const html = await renderDocument(
+  const rendered = await renderDocument(
     <NonceContext.Provider value={nonce}>
-      <InlineStylesheetContext.Provider value={inlineStylesheet?.css ?? null}>
-        <RemixServer
-          context={withoutPreloadedChunks(remixContext)}
-          url={request.url}
-          abortDelay={RENDER_TIMEOUT_MS}
-          nonce={nonce}
-        />
-      </InlineStylesheetContext.Provider>
+      <RemixServer
+        context={withoutPreloadedChunks(remixContext)}
+        url={request.url}
+        abortDelay={RENDER_TIMEOUT_MS}
+        nonce={nonce}
+      />
     </NonceContext.Provider>,
   );
+  // Production only: the development build's React compares attributes while hydrating and would report the inert
+  // preload links; nothing is measured there.
+  const html = process.env.NODE_ENV === "production" ? scriptsAfterFirstPaint(rendered) : rendered;
   const scripts: ScriptPolicy = nonce ? { nonce } : { inlineScriptHashes: inlineScriptHashes(html) };
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "no-cache");

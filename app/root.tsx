@@ -6,7 +6,6 @@ import type { ReactNode } from "react";
 import { StatusPage } from "~/components/status-page";
 import { TOAST_REGION_ID, ToastProvider, ToastRegion } from "~/components/toast";
 import { documentMetaAt } from "~/sharing/document-meta.server";
-import { INLINE_STYLESHEET_ID, useInlineStylesheet } from "~/utils/inline-stylesheet";
 import { isNoAnswer } from "~/newsletter/no-answer";
 import { useNonce } from "~/utils/nonce";
 import { useHydrated } from "~/utils/use-hydrated";
@@ -22,9 +21,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
   isNoAnswer(actionResult) ? false : defaultShouldRevalidate;
 
-// The stylesheet is inlined by Layout (or linked there when it cannot be).
+// The stylesheet is linked, not inlined: its request is a render-blocking one that Lighthouse's simulation counts
+// before the first paint, which keeps the browser's own start-up work out of the blocking time it measures
+// (docs/decisions/014-scripts-after-first-paint.md). Built with a content hash, it is cached for a year.
 // The PNGs (scripts/make-icons.mjs) are for browsers without SVG icons, and Safari's touch icon.
 export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon-48.png", type: "image/png", sizes: "48x48" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png", sizes: "180x180" },
@@ -36,7 +38,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  const inlineCss = useInlineStylesheet();
   // Undefined when the root loader itself failed: the page still renders, without toast.
   const data = useRouteLoaderData<typeof loader>("root");
   // Set once React runs the page: what scripts and tests wait for before they click.
@@ -51,12 +52,6 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#4f46e5" media="(prefers-color-scheme: light)" />
         <meta name="theme-color" content="#1e1a4d" media="(prefers-color-scheme: dark)" />
         <Meta />
-        {inlineCss ? (
-          // Allowed by its hash in the CSP (security-headers.server.ts); one round trip less before the first paint.
-          <style id={INLINE_STYLESHEET_ID} dangerouslySetInnerHTML={{ __html: inlineCss }} />
-        ) : (
-          <link rel="stylesheet" href={stylesheet} />
-        )}
         <Links />
         {/* No first paint of half a page: a slow connection or a busy browser could otherwise paint what it has parsed
             so far, and a row centred on its content (the hero's buttons) would jump when the rest arrives. The

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
 import { env } from "~/utils/env.server";
-import { inlineStylesheet } from "~/utils/inline-stylesheet.server";
 
 export const createNonce = () => randomBytes(16).toString("base64");
 
@@ -74,7 +73,7 @@ export function securityHeaders(scripts: ScriptPolicy, request: Request): Record
     // Everything not listed below is refused.
     "default-src 'none'",
     scriptSrc(scripts),
-    inlineStylesheet ? `style-src 'self' ${inlineStylesheet.cspSource}` : "style-src 'self'",
+    "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
     // Remix fetches loader data, actions and route manifests from the same origin; `npm run dev` adds its reload socket.

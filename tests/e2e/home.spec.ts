@@ -26,6 +26,23 @@ test.describe("home page", () => {
     expect((await page.request.get("/robots.txt")).status()).toBe(200);
   });
 
+  test("asks for no script before the first contentful paint, then hydrates", async ({ page, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "without JavaScript there is no script to ask for");
+    await page.goto("/");
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    const { firstPaint, scripts } = await page.evaluate(() => ({
+      firstPaint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
+      scripts: performance
+        .getEntriesByType("resource")
+        // The stylesheet is under /build/ too, and is needed for the paint: only the modules count here.
+        .filter((entry) => /^\/build\/.*\.js$/.test(new URL(entry.name).pathname))
+        .map((entry) => ({ url: entry.name, start: entry.startTime })),
+    }));
+    expect(firstPaint).not.toBeNull();
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const { url, start } of scripts) expect(start, url).toBeGreaterThanOrEqual(firstPaint!);
+  });
+
   test("hero: photo with badge, name, tagline, stat tiles, challenge, buttons and location", async ({ page }) => {
     await page.goto("/");
     const hero = page.locator("section", { has: page.getByRole("heading", { level: 1 }) });
@@ -178,6 +195,11 @@ test.describe("not found", () => {
       });
       const response = await page.goto(path);
       expect(response?.status()).toBe(404);
+      // Like a visitor's click after the page is ready: a click during hydration leaves React's unfinished render
+      // behind with the old document, which it reports as an error.
+      if (jsEnabled(test.info().project.name)) {
+        await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+      }
       await expect(page.getByRole("heading", { level: 1, name: "404" })).toBeVisible();
       await expect(page.getByText("Oops! Page not found", { exact: true })).toBeVisible();
       await page.getByRole("link", { name: "Return to Home" }).click();

@@ -47,8 +47,8 @@ function expectDocumentHeaders(response: Response) {
   expect(csp.get("frame-ancestors")).toBe("'none'");
   expect(csp.get("form-action")).toBe("'self'");
   expect(csp.get("img-src")).toBe("'self' data:");
-  // The stylesheet is inlined and allowed by its hash (decision 006); a page without it falls back to 'self'.
-  expect(csp.get("style-src")).toMatch(/^'self'( 'sha256-[A-Za-z0-9+/]{43}=')?$/);
+  // The one stylesheet is linked from the site itself: no inline style is allowed.
+  expect(csp.get("style-src")).toBe("'self'");
   expect(csp.get("connect-src")).toBe("'self'");
   // Enforced, not report-only; and no unsafe source anywhere.
   expect(response.headers.get("content-security-policy-report-only")).toBeNull();

@@ -1,5 +1,7 @@
-// What the home page asks the browser to fetch before its first paint (app/utils/preload-hints.server.ts, decision 002).
+// What the home page asks the browser to fetch before its first paint: nothing but the page and its image
+// (app/utils/preload-hints.server.ts, app/utils/after-first-paint.server.ts, decisions 002 and 014).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WAIT_FOR_FIRST_PAINT } from "~/utils/after-first-paint.server";
 import { type ServerProcess, startServer } from "../support/production-server";
 
 let server: ServerProcess;
@@ -12,26 +14,33 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const preloads = (html: string) =>
-  [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"\/>/g)].map((match) => match[1]!);
+const inlineModules = (html: string) =>
+  [...html.matchAll(/<script\b[^>]*\stype="module"[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
 
-describe("module preloads of /", () => {
+describe("scripts of /", () => {
   for (const path of ["/", "/?x=1"]) {
-    it(`preload the entry and route modules only, not the shared chunks (${path === "/" ? "cached" : "rendered"})`, async () => {
+    it(`are not preloaded, and Remix's bootstrap imports them after the first paint (${path === "/" ? "cached" : "rendered"})`, async () => {
       const html = await (await fetch(server.url + path)).text();
-      const hrefs = preloads(html);
-      expect(hrefs.some((href) => /^\/build\/entry\.client-/.test(href))).toBe(true);
-      expect(hrefs.some((href) => /^\/build\/routes\/_index-/.test(href))).toBe(true);
-      expect(hrefs.filter((href) => href.startsWith("/build/_shared/"))).toEqual([]);
+      expect(html).not.toMatch(/rel="modulepreload"/);
+      // The link elements stay (React hydrates them), inert.
+      expect(html).toMatch(/<link href="\/build\/entry\.client-[^"]+"\/>/);
+
+      const [bootstrap, ...others] = inlineModules(html);
+      expect(others).toEqual([]);
+      expect(bootstrap!.startsWith(WAIT_FOR_FIRST_PAINT)).toBe(true);
+      expect(bootstrap).not.toMatch(/^import\s/m);
+      const imported = [...bootstrap!.matchAll(/import\("(\/build\/[^"]+)"\)/g)].map((match) => match[1]!);
+      expect(imported.some((href) => /^\/build\/routes\/_index-/.test(href))).toBe(true);
+      expect(imported.some((href) => /^\/build\/entry\.client-/.test(href))).toBe(true);
 
       // The chunks still load: the route modules import them, and they are served.
-      const index = hrefs.find((href) => href.startsWith("/build/routes/_index-"))!;
+      const index = imported.find((href) => href.startsWith("/build/routes/_index-"))!;
       const source = await (await fetch(server.url + index)).text();
       const chunks = [...source.matchAll(/from"(\/build\/_shared\/[^"]+)"/g)].map((match) => match[1]!);
       expect(chunks.length).toBeGreaterThan(0);
       for (const chunk of chunks) expect((await fetch(server.url + chunk)).status).toBe(200);
 
-      // The manifest in the page agrees with the links (the browser renders the same ones when it hydrates).
+      // The manifest in the page lists no chunk to preload (the browser renders the same links when it hydrates).
       const manifest = /window\.__remixManifest = (\{[\s\S]*?\});\n/.exec(html)?.[1];
       expect(manifest).toBeTruthy();
       const parsed = JSON.parse(manifest!) as {
