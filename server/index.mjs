@@ -157,6 +157,8 @@ const homePage = development
       isHttps,
       matchesEtag: build.matchesEtag,
       onError: lastResort.answer,
+      // One short throttled line: the render is tried again for the next visitor, and may fail again.
+      reportFault: build.reportFault,
     });
 // Malformed, oversized and cross-site requests are answered before the page cache, Express and Remix see them.
 let guard = build.requestGuard({ isHttps });

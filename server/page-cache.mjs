@@ -33,6 +33,7 @@ const HSTS = "strict-transport-security";
  *   isHttps: (req: import("node:http").IncomingMessage) => boolean,
  *   matchesEtag: (ifNoneMatch: string | string[] | undefined, etag: string) => boolean,
  *   onError: import("./last-resort.mjs").ErrorAnswer,
+ *   reportFault: (what: string, error: unknown) => void,
  * }} options `onError` answers a request whose sending threw after the render (server/last-resort.mjs); what throws
  *   at once is the caller's to catch, as for any other request.
  */
@@ -44,6 +45,7 @@ export function createHomePageCache({
   isHttps,
   matchesEtag,
   onError,
+  reportFault,
 }) {
   const render = createRequestHandler(build, mode);
   /** @type {Entry | null} Only the current key's entry is kept: the cache never grows. */
@@ -111,7 +113,7 @@ export function createHomePageCache({
     try {
       key = homePageCacheKey(new Date());
     } catch (error) {
-      console.error("Home page cache: no key:", error);
+      reportFault("Home page cache: no key, Remix answers instead:", error);
       return next();
     }
     if (key === null || key === uncacheableKey) return next();
@@ -128,7 +130,7 @@ export function createHomePageCache({
       .then(
         (page) => (page ? send(page, req, res) : next()),
         (error) => {
-          console.error("Home page cache: render failed:", error);
+          reportFault("Home page cache: render failed, Remix answers instead:", error);
           next();
         },
       )

@@ -50,7 +50,7 @@ export interface BackupSettings {
  * Left free on the backup folder's disk after a copy. With the default folder that disk is DATA_DIR's, and sign-ups
  * need room there more than one more backup does.
  */
-export const BACKUP_RESERVE_BYTES = 16 * 1024 * 1024;
+const BACKUP_RESERVE_BYTES = 16 * 1024 * 1024;
 
 const fileSize = (file: string) => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
 const names = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
@@ -61,11 +61,11 @@ export const freeBytesOn = (dir: string) => {
   return bavail * bsize;
 };
 
-/** The folder's files with when each was last written (one deleted meanwhile is left out). */
+/** The folder's files with their size and when each was last written (one deleted meanwhile is left out). */
 const entries = (dir: string) =>
   names(dir).flatMap((name) => {
     const stat = statSync(path.join(dir, name), { throwIfNoEntry: false });
-    return stat ? [{ name, modified: stat.mtime }] : [];
+    return stat ? [{ name, bytes: stat.size, modified: stat.mtime }] : [];
   });
 
 /** Flushes a file (or a folder's entries) to the disk: a rename is only as durable as the folder that records it. */
@@ -219,7 +219,7 @@ export interface BackupListing {
 
 /** Every SQLite file in the backup folder, newest first (by the time in its name, else its own), each checked. */
 export function listBackups(dir: string): BackupListing[] {
-  return newestFirst(entries(dir).filter(({ name }) => name.endsWith(".sqlite"))).map(({ name, modified }) => {
+  return newestFirst(entries(dir).filter(({ name }) => name.endsWith(".sqlite"))).map(({ name, bytes, modified }) => {
     const file = path.join(dir, name);
     let subscribers: BackupListing["subscribers"];
     try {
@@ -227,7 +227,7 @@ export function listBackups(dir: string): BackupListing[] {
     } catch (error) {
       subscribers = { problem: describeCause(error).replace(/^Error: .*? is not a backup/, "not a backup") };
     }
-    return { file, bytes: fileSize(file), modified, subscribers };
+    return { file, bytes, modified, subscribers };
   });
 }
 

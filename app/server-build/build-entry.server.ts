@@ -42,10 +42,10 @@ export const requestGuard = (options: Pick<RequestGuardOptions, "isHttps">): Req
   createRequestGuard({ ...options, trustProxy: env.TRUST_PROXY, siteUrl: owner.siteUrl });
 
 /**
- * The last resort for whatever throws around Remix: the site's 500 page and one throttled line; and one such line for
- * a rejection nothing handles (server/index.mjs).
+ * The last resort for whatever throws around Remix: the site's 500 page and one throttled line; one such line for a
+ * rejection nothing handles, or any other fault the server meets (server/index.mjs, server/page-cache.mjs).
  */
-export { answerServerError, reportUnhandledRejection } from "~/server-build/server-error.server";
+export { answerServerError, reportFault, reportUnhandledRejection } from "~/server-build/server-error.server";
 
 /** The owner's subscriber tools (npm run subscribers). */
 export { subscriberAdmin } from "~/newsletter/admin.server";

@@ -23,14 +23,10 @@ function statusOf(error: unknown): number {
  */
 export function answerServerError(req: IncomingMessage, res: ServerResponse, error: unknown, https: boolean): void {
   const status = statusOf(error);
-  // The message may quote the request (a file path, a header), so it is escaped and the count goes by the error's
-  // name and code alone: a flood of one fault over many paths is still a few lines a minute.
-  const cause = logField(oneLine(error instanceof Error ? `${error.name}: ${error.message}` : String(error)), 120);
-  const code = (error as { code?: unknown } | null)?.code;
-  warnThrottled(
-    `Server error ${status} ${cause}: ${req.method ?? "?"} ${logField(req.url ?? "")} ` +
-      `from ${req.socket.remoteAddress ?? "unknown"}`,
-    `server error ${status} ${error instanceof Error ? error.name : typeof error} ${String(code ?? "")}`,
+  reportFault(
+    `Server error ${status}`,
+    error,
+    `: ${req.method ?? "?"} ${logField(req.url ?? "")} from ${req.socket.remoteAddress ?? "unknown"}`,
   );
   // Part of an answer has gone out: the only honest end is to cut the connection.
   if (res.headersSent) {
@@ -54,10 +50,19 @@ export function answerServerError(req: IncomingMessage, res: ServerResponse, err
  * the 500s above, so a fault that repeats on every request stays a few lines a minute.
  */
 export function reportUnhandledRejection(reason: unknown): void {
-  const cause = logField(oneLine(reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason)), 120);
-  const code = (reason as { code?: unknown } | null)?.code;
+  reportFault("Unhandled rejection", reason, ": the server goes on");
+}
+
+/**
+ * One short line for a fault: `what`, the error's name and message escaped and cut, then `detail`. The message may
+ * quote the request (a file path, a header), so the count goes by `what` and the error's name and code alone: a fault
+ * that repeats on every request, whatever its path, stays a few lines a minute.
+ */
+export function reportFault(what: string, error: unknown, detail = ""): void {
+  const cause = logField(oneLine(error instanceof Error ? `${error.name}: ${error.message}` : String(error)), 120);
+  const code = (error as { code?: unknown } | null)?.code;
   warnThrottled(
-    `Unhandled rejection ${cause}: the server goes on`,
-    `unhandled rejection ${reason instanceof Error ? reason.name : typeof reason} ${String(code ?? "")}`,
+    `${what} ${cause}${detail}`,
+    `${what} ${error instanceof Error ? error.name : typeof error} ${String(code ?? "")}`,
   );
 }

@@ -5,7 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServerBuild } from "@remix-run/node";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { answerServerError, reportUnhandledRejection } from "~/server-build/server-error.server";
+import { answerServerError, reportFault, reportUnhandledRejection } from "~/server-build/server-error.server";
 import { createLastResort } from "../../server/last-resort.mjs";
 import { createHomePageCache } from "../../server/page-cache.mjs";
 
@@ -85,6 +85,7 @@ describe("the server's last resort", () => {
           throw new RangeError("planted in the page cache's send");
         },
         onError: lastResort.answer,
+        reportFault,
       });
       const url = await serve(
         lastResort.listener((req, res) => homePage(req, res, () => res.writeHead(404).end("not the home page"))),

@@ -158,6 +158,10 @@ export function isLogLostUnderOpenFile(file: string, error: unknown): boolean {
   return Boolean(index?.size) && !log?.size;
 }
 
+/** How what a lost log held reaches the file: the server's own clean close writes it there (a checkpoint). */
+const STOP_CLEANLY =
+  "stop it cleanly (docker stop, or SIGTERM), with no other program holding the file open, and it writes";
+
 /**
  * What the owner is told when the log went from under a running server: not DATA_DIR, not a damaged file. The server
  * still holds those changes in the log it has open, and a clean stop writes them into the file (a restore, or
@@ -165,10 +169,9 @@ export function isLogLostUnderOpenFile(file: string, error: unknown): boolean {
  */
 export const lostLogMessage = (file: string) =>
   `Newsletter store: ${file}-wal, the log of the latest changes to ${file}, was deleted or replaced while the ` +
-  "server had the list open, so this cannot read the list now. The server still holds those changes: stop it " +
-  "cleanly (docker stop, or SIGTERM), with no other program holding the file open, and it writes them into the " +
-  "file; then start it and run this again. Do not restore a backup or delete the -shm file meanwhile: either would " +
-  "lose them.";
+  `server had the list open, so this cannot read the list now. The server still holds those changes: ${STOP_CLEANLY} ` +
+  "them into the file; then start it and run this again. Do not restore a backup or delete the -shm file meanwhile: " +
+  "either would lose them.";
 
 function connect(file: string) {
   const db = new DatabaseSync(file);
@@ -267,8 +270,8 @@ export function openSqliteStore(dataDir: string): SqliteStore {
       // The rows since the last checkpoint are in the log this connection still has open: a clean close saves them.
       console.error(
         `Newsletter store: cannot write (${problem}). Sign-ups fail and /healthz answers 503 until the server ` +
-          "restarts: stop it cleanly (docker stop, or SIGTERM), with no other program holding the file open, and " +
-          `it writes what the log held into ${file}. Do not restore a backup first: that would lose those rows.`,
+          `restarts: ${STOP_CLEANLY} what the log held into ${file}. Do not restore a backup first: that would lose ` +
+          "those rows.",
       );
     } else if (problem) {
       console.error(
