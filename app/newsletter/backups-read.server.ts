@@ -3,7 +3,9 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { newestFirst } from "~/newsletter/backup-plan.server";
+import { showValue } from "~/newsletter/backups-rows.server";
 import type { BackupRow } from "~/newsletter/stores/sqlite.server";
+import { columnsOf } from "~/newsletter/stores/sqlite/schema.server";
 import { describeCause } from "~/newsletter/stores/types.server";
 
 /** The names in a folder; none when it does not exist. */
@@ -16,29 +18,64 @@ export const folderEntries = (dir: string) =>
     return stat ? [{ name, bytes: stat.size, modified: stat.mtime }] : [];
   });
 
+/** How long reading one file may take before it is given up on (the listing goes on with the next file). */
+export const BACKUP_READ_LIMIT_MS = 60_000;
+
+/** What a backup holds, as read: the rows unchecked (see backups-rows.server.ts), every value as SQLite gave it. */
+export interface BackupContents {
+  rows: Record<string, unknown>[];
+  /** The tokens of readers who left by their link (none in a file from before that table). */
+  unsubscribed: unknown[];
+}
+
 /**
- * Reads a backup after checking that it is one: a SQLite file that passes its integrity check and holds this store's
- * table. Throws an error that says what is wrong otherwise; never writes to the file.
+ * Refuses what the store never makes and a read would run: a view (a query of its own, which may never end) or a
+ * trigger, and a newsletter_subscribers that is not a table. Runs before anything reads a row.
  */
-export function readBackup(file: string): BackupRow[] {
+function checkSchemaObjects(db: DatabaseSync) {
+  const objects = db.prepare("select type, name from sqlite_schema").all() as { type: string; name: string }[];
+  const foreign = objects.find(({ type }) => type === "view" || type === "trigger");
+  if (foreign) throw new Error(`it has a ${foreign.type} (${showValue(foreign.name)}), which the store never makes`);
+  if (!objects.some(({ type, name }) => type === "table" && name === "newsletter_subscribers")) {
+    throw new Error("it has no newsletter_subscribers table");
+  }
+}
+
+/** Every row a statement answers, giving up once `deadline` (a Date.now() time) has passed. */
+function allBefore(db: DatabaseSync, sql: string, deadline: number, limitMs: number) {
+  const rows: Record<string, unknown>[] = [];
+  for (const row of db.prepare(sql).iterate()) {
+    if (Date.now() > deadline) throw new Error(`reading it took longer than ${Math.round(limitMs / 1000)} s`);
+    rows.push(row as Record<string, unknown>);
+  }
+  return rows;
+}
+
+/** Reads a backup's contents after checking that it is one; see readBackup. */
+export function readBackupContents(file: string, limitMs = BACKUP_READ_LIMIT_MS): BackupContents {
   if (!existsSync(file)) throw new Error(`${file} does not exist`);
+  const deadline = Date.now() + limitMs;
   let db: DatabaseSync | undefined;
   try {
     db = new DatabaseSync(file, { readOnly: true });
+    checkSchemaObjects(db);
     const check = db.prepare("pragma integrity_check").all() as { integrity_check: string }[];
     if (check.length !== 1 || check[0]!.integrity_check !== "ok") {
       throw new Error(`its integrity check fails (${check.map((row) => row.integrity_check).join("; ")})`);
     }
-    const columns = new Set(
-      (db.prepare("pragma table_info(newsletter_subscribers)").all() as { name: string }[]).map((c) => c.name),
-    );
+    const columns = columnsOf(db, "newsletter_subscribers");
     if (!columns.has("email") || !columns.has("created_at")) throw new Error("it has no newsletter_subscribers table");
     const token = columns.has("unsubscribe_token") ? "unsubscribe_token" : "null";
-    return db
-      .prepare(
-        `select email, created_at as createdAt, ${token} as unsubscribeToken from newsletter_subscribers order by id`,
-      )
-      .all() as unknown as BackupRow[];
+    const rows = allBefore(
+      db,
+      `select email, created_at as createdAt, ${token} as unsubscribeToken from newsletter_subscribers order by id`,
+      deadline,
+      limitMs,
+    );
+    const left = columnsOf(db, "newsletter_unsubscribed").has("unsubscribe_token")
+      ? allBefore(db, "select unsubscribe_token as token from newsletter_unsubscribed", deadline, limitMs)
+      : [];
+    return { rows, unsubscribed: left.map((row) => row.token) };
   } catch (error) {
     throw new Error(`${file} is not a backup of the newsletter list: ${describeCause(error).replace(/^Error: /, "")}`, {
       cause: error,
@@ -46,6 +83,15 @@ export function readBackup(file: string): BackupRow[] {
   } finally {
     db?.close();
   }
+}
+
+/**
+ * Reads a backup after checking that it is one: a SQLite file that passes its integrity check and holds this store's
+ * table, and no view or trigger; read within `limitMs`. Throws an error that says what is wrong otherwise; never
+ * writes to the file. The rows are as stored: a restore checks them (backups-rows.server.ts) before using them.
+ */
+export function readBackup(file: string, limitMs = BACKUP_READ_LIMIT_MS): BackupRow[] {
+  return readBackupContents(file, limitMs).rows as unknown as BackupRow[];
 }
 
 export interface BackupListing {
@@ -57,13 +103,13 @@ export interface BackupListing {
 }
 
 /** Every SQLite file in the backup folder, newest first (by the time in its name, else its own), each checked. */
-export function listBackups(dir: string): BackupListing[] {
+export function listBackups(dir: string, limitMs = BACKUP_READ_LIMIT_MS): BackupListing[] {
   return newestFirst(folderEntries(dir).filter(({ name }) => name.endsWith(".sqlite"))).map(
     ({ name, bytes, modified }) => {
       const file = path.join(dir, name);
       let subscribers: BackupListing["subscribers"];
       try {
-        subscribers = readBackup(file).length;
+        subscribers = readBackup(file, limitMs).length;
       } catch (error) {
         subscribers = { problem: describeCause(error).replace(/^Error: .*? is not a backup/, "not a backup") };
       }

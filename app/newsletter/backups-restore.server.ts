@@ -1,11 +1,13 @@
 // Restoring a backup of the embedded store: replacing a missing or unusable live file, or putting a backup's rows
-// back into a healthy live list.
+// back into a healthy live list. Either way every row is checked first, and nothing is changed if one is refused.
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { replacedFileName } from "~/newsletter/backup-plan.server";
-import { readBackup } from "~/newsletter/backups-read.server";
+import { readBackupContents } from "~/newsletter/backups-read.server";
+import { checkBackupRows, checkUnsubscribedTokens } from "~/newsletter/backups-rows.server";
 import {
   type AddBackReport,
+  type BackupRow,
   isLogLostUnderOpenFile,
   lostLogMessage,
   openSqliteStore,
@@ -14,6 +16,7 @@ import {
   WHOLE_FILE,
 } from "~/newsletter/stores/sqlite.server";
 import { copyAtomically } from "~/newsletter/stores/sqlite/durable-files.server";
+import { writeFreshStore } from "~/newsletter/stores/sqlite/owner-ops.server";
 import { describeCause } from "~/newsletter/stores/types.server";
 
 export type RestoreReport =
@@ -29,26 +32,57 @@ export type RestoreReport =
     }
   | ({ kind: "added back"; keptAs: string; before: number; after: number } & AddBackReport);
 
+const withoutPrefix = (error: unknown) =>
+  describeCause(error).replace(/^Error: .*? is not a backup of the newsletter list: /, "");
+
 /**
- * Whether the live file can be used as it is: null if so, else what is wrong (it is absent, damaged, not ours). Throws
- * when its log went from under a running server: the file is whole, and replacing it would lose what the server holds.
+ * Whether the live file can be used as it is: null if so, else what is wrong (it is absent, damaged, not ours, or
+ * holds what the store cannot open: a view, a trigger, an address or a token twice). Throws when its log went from
+ * under a running server: the file is whole, and replacing it would lose what the server holds.
  */
 function liveFileProblem(file: string): string | null {
   if (!existsSync(file)) return "it was missing";
   try {
-    readBackup(file);
+    checkBackupRows(readBackupContents(file).rows, { eachRow: false });
     return null;
   } catch (error) {
     if (isLogLostUnderOpenFile(file, error)) throw new StoreFileError(lostLogMessage(file));
-    return describeCause(error).replace(/^Error: .*? is not a backup of the newsletter list: /, "");
+    return withoutPrefix(error);
   }
 }
 
+/** A backup's rows and unsubscribed readers, each checked as the store would hold it; throws naming what is wrong. */
+function checkedBackup(source: string): { rows: BackupRow[]; unsubscribed: string[] } {
+  const contents = readBackupContents(source);
+  try {
+    return { rows: checkBackupRows(contents.rows), unsubscribed: checkUnsubscribedTokens(contents.unsubscribed) };
+  } catch (error) {
+    throw new Error(`${source} cannot be restored: it holds ${withoutPrefix(error).replace(/^Error: /, "")}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Sets the unusable live file (and its log, which may hold the last commits) aside, byte for byte. */
+async function setAside(live: string, keptAs: string) {
+  // Byte for byte: a damaged file cannot be copied by SQLite, and may still hold something. Its log too, even
+  // without the file (deleted by hand, say): the last commits may be in it and nowhere else.
+  const kept = existsSync(live) ? keptAs : null;
+  if (kept) await copyAtomically(live, kept);
+  const keptLog: string[] = [];
+  for (const suffix of ["-wal", "-shm"]) {
+    if (!existsSync(`${live}${suffix}`)) continue;
+    await copyAtomically(`${live}${suffix}`, `${keptAs}${suffix}`);
+    keptLog.push(`${keptAs}${suffix}`);
+  }
+  return { kept, keptLog };
+}
+
 /**
- * Restores a backup into DATA_DIR. A missing or unusable live file (the server stopped) is replaced by the backup,
- * the old one kept beside the backups. A healthy live list (the server may be running) keeps every row it has and
- * gets back the backup's addresses it lacks, except readers who unsubscribed by their link since; a copy of the list
- * as it was is kept first.
+ * Restores a backup into DATA_DIR. A missing or unusable live file (the server stopped) is replaced by a fresh file
+ * built from the backup's rows (never the foreign file itself), the old one kept beside the backups. A healthy live
+ * list (the server may be running) keeps every row it has and gets back the backup's addresses it lacks, except
+ * readers who unsubscribed by their link since; a copy of the list as it was is kept first.
  */
 export async function restoreBackup(
   backup: string,
@@ -57,7 +91,7 @@ export async function restoreBackup(
   now = new Date(),
 ): Promise<RestoreReport> {
   const source = path.resolve(backup);
-  const rows = readBackup(source);
+  const { rows, unsubscribed } = checkedBackup(source);
   const live = path.join(path.resolve(dataDir), SQLITE_FILE_NAME);
   mkdirSync(backupDir, { recursive: true });
   const keptAs = path.join(backupDir, replacedFileName(now));
@@ -65,21 +99,12 @@ export async function restoreBackup(
 
   const problem = liveFileProblem(live);
   if (problem) {
-    // Byte for byte: a damaged file cannot be copied by SQLite, and may still hold something. Its log too, even
-    // without the file (deleted by hand, say): the last commits may be in it and nowhere else.
-    const kept = existsSync(live) ? keptAs : null;
-    if (kept) await copyAtomically(live, kept);
-    const keptLog: string[] = [];
-    for (const suffix of ["-wal", "-shm"]) {
-      if (!existsSync(`${live}${suffix}`)) continue;
-      await copyAtomically(`${live}${suffix}`, `${keptAs}${suffix}`);
-      keptLog.push(`${keptAs}${suffix}`);
-    }
+    const { kept, keptLog } = await setAside(live, keptAs);
     mkdirSync(path.dirname(live), { recursive: true });
-    // The old log belongs to the old file: replayed onto the backup it would corrupt it. It is kept above.
+    // The old log belongs to the old file: replayed onto the new one it would corrupt it. It is kept above.
     rmSync(`${live}-wal`, { force: true });
     rmSync(`${live}-shm`, { force: true });
-    await copyAtomically(source, live);
+    await writeFreshStore(live, rows, unsubscribed);
     const store = openSqliteStore(dataDir);
     try {
       return { kind: "replaced", reason: problem, keptAs: kept, keptLog, subscribers: store.count() };

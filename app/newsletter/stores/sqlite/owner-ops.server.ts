@@ -5,6 +5,7 @@ import path from "node:path";
 import { backup as onlineBackup, DatabaseSync } from "node:sqlite";
 import { countRows, transaction } from "~/newsletter/stores/sqlite/connection.server";
 import { writeAtomically } from "~/newsletter/stores/sqlite/durable-files.server";
+import { applySchema } from "~/newsletter/stores/sqlite/schema.server";
 
 /** One subscriber as the owner's tools show it. */
 export interface SubscriberRow {
@@ -104,4 +105,34 @@ function settleCopy(file: string): number {
   } finally {
     readOnly.close();
   }
+}
+
+/**
+ * Writes a new store file at `target` (replacing whatever is there, in one rename) holding exactly `rows`, in their
+ * order, and the tokens of readers who left: the schema is the store's own, whatever the rows came from.
+ */
+export function writeFreshStore(target: string, rows: readonly BackupRow[], unsubscribed: readonly string[]) {
+  return writeAtomically(
+    target,
+    async (partial) => {
+      const db = new DatabaseSync(partial);
+      try {
+        // No fsync of its own: the finished file is fsynced once before its rename.
+        db.exec("pragma synchronous = off; pragma journal_mode = delete");
+        applySchema(db);
+        const insert = db.prepare(
+          "insert into newsletter_subscribers (email, created_at, unsubscribe_token) values (?, ?, ?)",
+        );
+        const left = db.prepare("insert or ignore into newsletter_unsubscribed (unsubscribe_token) values (?)");
+        transaction(db, () => {
+          for (const row of rows) insert.run(row.email, row.createdAt, row.unsubscribeToken ?? randomUUID());
+          for (const token of unsubscribed) left.run(token);
+        });
+        return countRows(db);
+      } finally {
+        db.close();
+      }
+    },
+    { replace: true, scrapSuffixes: ["-journal", "-wal", "-shm"] },
+  );
 }
