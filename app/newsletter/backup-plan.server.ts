@@ -46,20 +46,16 @@ export function newestFirst<T extends { name: string; modified: Date }>(files: T
 /** A copy's scraps: the `.<name>.partial` it is written as, and the journal files SQLite may make beside it. */
 const PARTIAL = /^\.(.+)\.partial(?:-journal|-wal|-shm)?$/;
 
-/** A partial copy nobody has written to for this long was left by a crash: a copy under way writes all along. */
-export const STALE_PARTIAL_MS = 60 * 60 * 1000;
-
 /**
- * The scraps a crash left in the backup folder, to delete before a new automatic backup: an automatic backup's at
- * once (the server makes one copy at a time, so none of them is under way), anyone else's (the owner's tool copying
- * into this folder, a restore setting the list aside) once it is STALE_PARTIAL_MS old, as it may be under way now.
+ * The scraps a crash left in the backup folder, to delete before a new automatic backup: an automatic backup's only
+ * (the server makes one copy at a time, so none of them is under way). Anyone else's (the owner's tool copying into
+ * this folder, a restore setting the list aside) is theirs: other files in the folder are never touched.
  */
-export function stalePartials(files: { name: string; modified: Date }[], now: Date): string[] {
+export function stalePartials(files: { name: string }[]): string[] {
   return files
-    .filter(({ name, modified }) => {
+    .filter(({ name }) => {
       const match = PARTIAL.exec(name);
-      if (!match) return false;
-      return backupTakenAt(match[1]!) !== null || now.getTime() - modified.getTime() >= STALE_PARTIAL_MS;
+      return match !== null && backupTakenAt(match[1]!) !== null;
     })
     .map((file) => file.name);
 }
@@ -84,10 +80,22 @@ export function backupDueAtStart(names: string[], now: Date, timeZone: string): 
   });
 }
 
-/** The automatic backups beyond the newest `keep`, oldest last; other files are never chosen. */
-export function backupsToDelete(names: string[], keep: number): string[] {
-  const automatic = names.filter((name) => backupTakenAt(name) !== null).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
-  return automatic.slice(keep);
+/** The automatic backups whose name says they were taken after `now`: a clock set wrong once, or a copy from elsewhere. */
+export function futureBackups(names: string[], now: Date): string[] {
+  return names.filter((name) => (backupTakenAt(name)?.getTime() ?? Number.NEGATIVE_INFINITY) > now.getTime());
+}
+
+/**
+ * The automatic backups beyond the newest `keep`, oldest last; other files are never chosen. Given `now`, backups
+ * named after it are left out (neither kept in the count nor deleted: one wrong date must not push out every new
+ * backup), and `made` (the backup just written) is never chosen.
+ */
+export function backupsToDelete(names: string[], keep: number, { now, made }: { now?: Date; made?: string } = {}) {
+  const future = new Set(now ? futureBackups(names, now) : []);
+  const automatic = names
+    .filter((name) => backupTakenAt(name) !== null && !future.has(name))
+    .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  return automatic.slice(keep).filter((name) => name !== made);
 }
 
 /** The name the copy replaced by a restore keeps: what it was, and when it was set aside. */

@@ -9,6 +9,7 @@ import {
   backupFileName,
   backupSpaceProblem,
   backupsToDelete,
+  futureBackups,
   stalePartials,
 } from "~/newsletter/backup-plan.server";
 import { folderEntries, folderNames } from "~/newsletter/backups-read.server";
@@ -45,6 +46,8 @@ export interface WrittenBackup {
   removed: string[];
   /** Partial copies a crash had left, deleted first. */
   scraps: string[];
+  /** Automatic backups named after the time of this one: left alone, and named in the log. */
+  future: string[];
 }
 
 /**
@@ -60,7 +63,7 @@ export async function writeBackup(
   const { dir, keep } = settings;
   mkdirSync(dir, { recursive: true });
   // Before measuring the room: a crash's scraps are a whole copy each, or most of one.
-  const scraps = stalePartials(folderEntries(dir), now).map((name) => path.join(dir, name));
+  const scraps = stalePartials(folderEntries(dir)).map((name) => path.join(dir, name));
   for (const scrap of scraps) rmSync(scrap, { force: true });
   const copyBytes = fileSize(store.file) + fileSize(`${store.file}-wal`);
   const tooFull = backupSpaceProblem(dir, freeBytes(dir), copyBytes, BACKUP_RESERVE_BYTES);
@@ -69,9 +72,12 @@ export async function writeBackup(
   if (existsSync(file)) throw new Error(`${file} already exists`);
   // Written as .<name>.partial, fsynced, then renamed: a backup's name never holds half a file.
   const subscribers = await store.backup(file);
-  const removed = backupsToDelete(folderNames(dir), keep).map((name) => path.join(dir, name));
+  const present = folderNames(dir);
+  const made = path.basename(file);
+  const removed = backupsToDelete(present, keep, { now, made }).map((name) => path.join(dir, name));
   for (const old of removed) rmSync(old, { force: true });
-  return { file, subscribers, removed, scraps };
+  const future = futureBackups(present, now).map((name) => path.join(dir, name));
+  return { file, subscribers, removed, scraps, future };
 }
 
 /**
@@ -84,10 +90,11 @@ export function startAutomaticBackups(store: SqliteStore, settings: BackupSettin
   const once = async (due: Date) => {
     if (stopped) return;
     try {
-      const { file, subscribers, removed, scraps } = await writeBackup(store, settings, due);
+      const { file, subscribers, removed, scraps, future } = await writeBackup(store, settings, due);
       const pruned = removed.length ? `; removed ${removed.length} older (keeping ${settings.keep})` : "";
       const cleared = scraps.length ? `; deleted ${scraps.length} partial file(s) a crash left` : "";
-      console.info(`Newsletter backup: ${subscribers} subscribers in ${file}${pruned}${cleared}.`);
+      const ahead = future.length ? `; left alone, dated in the future: ${future.join(", ")}` : "";
+      console.info(`Newsletter backup: ${subscribers} subscribers in ${file}${pruned}${cleared}${ahead}.`);
     } catch (error) {
       console.error(`Newsletter backup failed, sign-ups go on (${describeCause(error)}); next try in 24 hours.`);
     }

@@ -7,7 +7,6 @@ import {
   backupTakenAt,
   newestFirst,
   replacedFileName,
-  STALE_PARTIAL_MS,
   stalePartials,
 } from "~/newsletter/backup-plan.server";
 
@@ -87,10 +86,9 @@ describe("the backup folder: its order, a crash's scraps, the room a copy leaves
     ]);
   });
 
-  it("deletes an automatic backup's scraps at once, anyone else's once nothing has written to them for an hour", () => {
-    const now = at("2026-11-23T08:00:00Z");
+  it("deletes an automatic backup's scraps, never anyone else's, however old", () => {
     const justNow = at("2026-11-23T07:59:00Z");
-    const longAgo = new Date(now.getTime() - STALE_PARTIAL_MS);
+    const longAgo = at("2026-11-20T08:00:00Z");
     const files = [
       { name: ".newsletter-2026-11-22T080000Z.sqlite.partial", modified: justNow },
       { name: ".newsletter-2026-11-22T080000Z.sqlite.partial-journal", modified: justNow },
@@ -101,11 +99,9 @@ describe("the backup folder: its order, a crash's scraps, the room a copy leaves
       { name: "newsletter-2026-11-21T080000Z.sqlite", modified: longAgo },
       { name: "notes.partial.txt", modified: longAgo },
     ];
-    expect(stalePartials(files, now)).toEqual([
+    expect(stalePartials(files)).toEqual([
       ".newsletter-2026-11-22T080000Z.sqlite.partial",
       ".newsletter-2026-11-22T080000Z.sqlite.partial-journal",
-      ".old-copy.sqlite.partial",
-      ".old-copy.sqlite.partial-wal",
     ]);
   });
 

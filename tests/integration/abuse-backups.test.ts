@@ -1,0 +1,125 @@
+// The automatic backups against a hostile backup folder (issue 30): backups named in the future, other programs'
+// partial files, and a file whose reading never ends.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type BackupSettings, startAutomaticBackups, writeBackup } from "~/newsletter/backups.server";
+import { openSqliteStore, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+import { serverHarness } from "../support/production-server";
+import { subscribers } from "../support/subscribers-cli";
+
+let dir: string;
+let dataDir: string;
+let backupDir: string;
+const open: SqliteStore[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "portfolio-abuse-backups-"));
+  dataDir = path.join(dir, "data");
+  backupDir = path.join(dir, "backups");
+  mkdirSync(backupDir, { recursive: true });
+});
+
+afterEach(() => {
+  for (const store of open.splice(0)) store.close();
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function openStore() {
+  const store = openSqliteStore(dataDir);
+  open.push(store);
+  return store;
+}
+
+const settings = (keep: number): BackupSettings => ({ dir: backupDir, keep, timeZone: "Europe/Brussels" });
+const files = () => readdirSync(backupDir).sort();
+/** A valid backup file under an automatic backup's name. */
+async function backupNamed(store: SqliteStore, name: string) {
+  await store.backup(path.join(backupDir, name));
+}
+
+describe("retention against backups dated in the future", () => {
+  it("with BACKUP_KEEP=1 and one backup named in 2031, keeps the backup just made", async () => {
+    const store = openStore();
+    await backupNamed(store, "newsletter-2031-01-01T000000Z.sqlite");
+    const now = new Date("2026-11-24T08:00:00Z");
+    const written = await writeBackup(store, settings(1), now);
+    expect(files()).toContain("newsletter-2026-11-24T080000Z.sqlite");
+    expect(written.removed).toEqual([]);
+    // The future one is neither counted nor deleted: the owner is told instead.
+    expect(files()).toContain("newsletter-2031-01-01T000000Z.sqlite");
+  });
+
+  it("with the default of 7 and seven future names, every new backup stays, and older ones still go", async () => {
+    const store = openStore();
+    for (let year = 2031; year < 2038; year += 1) await backupNamed(store, `newsletter-${year}-01-01T000000Z.sqlite`);
+    for (let day = 10; day < 20; day += 1) {
+      await writeBackup(store, settings(7), new Date(`2026-11-${day}T08:00:00Z`));
+    }
+    const present = files().filter((name) => name.startsWith("newsletter-2026"));
+    expect(present).toEqual(Array.from({ length: 7 }, (_, i) => `newsletter-2026-11-${13 + i}T080000Z.sqlite`));
+    expect(files().filter((name) => name.startsWith("newsletter-203"))).toHaveLength(7);
+  });
+
+  it("names the future-dated files in the automatic backup's log line", async () => {
+    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    const store = openStore();
+    await backupNamed(store, "newsletter-2031-01-01T000000Z.sqlite");
+    const stop = startAutomaticBackups(store, settings(1));
+    const deadline = Date.now() + 10_000;
+    while (!info.mock.calls.some(([line]) => String(line).startsWith("Newsletter backup:")) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await stop();
+    const line = String(info.mock.calls.find(([text]) => String(text).startsWith("Newsletter backup:"))?.[0]);
+    expect(line).toContain("newsletter-2031-01-01T000000Z.sqlite");
+    expect(line).not.toContain("removed");
+    expect(
+      files().filter((name) => name.startsWith("newsletter-2026") || name.startsWith("newsletter-2027")),
+    ).toHaveLength(1);
+  });
+});
+
+describe("the automatic backup touches only its own files", () => {
+  it("leaves other programs' .partial files, however old", async () => {
+    const store = openStore();
+    const others = [".my-copy.sqlite.partial", ".export.csv.partial", ".replaced-2026-11-01T080000Z.sqlite.partial"];
+    const longAgo = new Date("2026-01-01T00:00:00Z");
+    for (const name of others) {
+      writeFileSync(path.join(backupDir, name), "someone else's");
+      utimesSync(path.join(backupDir, name), longAgo, longAgo);
+    }
+    await writeBackup(store, settings(7), new Date("2026-11-24T08:00:00Z"));
+    expect(files()).toEqual([...others.sort(), "newsletter-2026-11-24T080000Z.sqlite"].sort());
+  });
+});
+
+describe("npm run subscribers -- backups, with a file that never finishes reading", () => {
+  const harness = serverHarness("portfolio-abuse-backups-cli-");
+  afterEach(() => harness.cleanup());
+
+  it("lists the folder within seconds and names a recursive view as not a backup", async () => {
+    const cliData = harness.scratchDir();
+    const folder = path.join(cliData, "backups");
+    mkdirSync(folder, { recursive: true });
+    const trap = new DatabaseSync(path.join(folder, "trap.sqlite"));
+    try {
+      trap.exec(
+        "create view newsletter_subscribers as with recursive n(id, email, created_at, unsubscribe_token) as " +
+          "(select 1, 'a@example.com', '2026-11-01T00:00:00.000Z', null union all " +
+          "select id + 1, email, created_at, unsubscribe_token from n) select * from n where id < 0",
+      );
+    } finally {
+      trap.close();
+    }
+    const started = Date.now();
+    const run = await subscribers(cliData, ["backups"]);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("trap.sqlite");
+    expect(run.stdout).toMatch(/trap\.sqlite\t.*not a backup.*view/);
+  }, 90_000);
+});
