@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { SubscriberStore } from "~/newsletter/stores/types.server";
-import { countRows, type LiveConnection } from "~/newsletter/stores/sqlite/connection.server";
+import { countRows, disconnect, type LiveConnection } from "~/newsletter/stores/sqlite/connection.server";
 import { connectAtStart, FileHealth } from "~/newsletter/stores/sqlite/file-health.server";
 import { subscribe, unsubscribe } from "~/newsletter/stores/sqlite/visitor-ops.server";
 import {
@@ -95,7 +95,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     close() {
       live.closed = true;
       health.close();
-      if (live.current.db.isOpen) live.current.db.close();
+      disconnect(live.current);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 // A static import of the built-in keeps the module external in the server build (checked by the HTTP tests, which
 // run build/index.js); node:sqlite needs no dependency and no native build.
 import { DatabaseSync } from "node:sqlite";
@@ -66,10 +66,22 @@ export function connect(file: string) {
     touch: db.prepare(WRITE_CHECK),
     // The three files the connection has open: the database, its write-ahead log and the log's index.
     files: [file, `${file}-wal`, `${file}-shm`].map((name) => ({ name, id: identity(name) })),
+    // Our own handle on the database file: its link count tells a file deleted (none left) from one moved away.
+    handle: { fd: openSync(file, "r"), open: true },
   };
 }
 
 export type Connection = ReturnType<typeof connect>;
+
+/** Whether the database file this connection opened has been deleted: no name in any folder leads to it now. */
+export const fileDeleted = (conn: Connection) => conn.handle.open && fstatSync(conn.handle.fd).nlink === 0;
+
+/** Closes the connection and our handle on its file (either may be closed already). */
+export function disconnect(conn: Connection) {
+  if (conn.db.isOpen) conn.db.close();
+  if (conn.handle.open) closeSync(conn.handle.fd);
+  conn.handle.open = false;
+}
 
 /** The store's connection, which the `-wal` rescue replaces: every operation reads `current` when it runs. */
 export interface LiveConnection {

@@ -1,6 +1,6 @@
 // The file operations the store and its backups share: a copy is whole under its name or absent, flushed to the
 // disk before anyone is told it exists, and never written to a disk too full for it.
-import { existsSync, rmSync, statfsSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, rmSync, statfsSync } from "node:fs";
 import { copyFile, open, rename } from "node:fs/promises";
 import path from "node:path";
 
@@ -17,6 +17,16 @@ export async function syncToDisk(target: string) {
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/** syncToDisk for the few places that cannot wait (a rescue inside a synchronous check): blocks the event loop. */
+export function syncToDiskNow(target: string) {
+  const fd = openSync(target, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,18 +1,20 @@
 // Whether the store's files can still take a write: the file where it was opened, room on its disk, a commit that
 // goes through; and the rescue of a write-ahead log deleted under the running server.
-import { type FSWatcher, statSync, watch } from "node:fs";
+import { existsSync, type FSWatcher, renameSync, rmSync, statSync, watch } from "node:fs";
 import path from "node:path";
 import { describeCause } from "~/newsletter/stores/types.server";
 import {
   connect,
+  disconnect,
   FILE_TROUBLE,
+  fileDeleted,
   identity,
   type LiveConnection,
   SQLITE_IOERR,
   sqliteCode,
   StoreFileError,
 } from "~/newsletter/stores/sqlite/connection.server";
-import { freeBytesOn } from "~/newsletter/stores/sqlite/durable-files.server";
+import { freeBytesOn, partialName, syncToDiskNow } from "~/newsletter/stores/sqlite/durable-files.server";
 
 /** Below this much free space on DATA_DIR's disk the store counts as unable to write: a sign-up needs a few pages. */
 export const MIN_FREE_BYTES = 256 * 1024;
@@ -72,6 +74,14 @@ export function connectAtStart(file: string, existed: boolean) {
 /** The log lines for a change in whether the store can write. */
 function problemMessage(problem: string | null, broken: string | null, file: string) {
   if (problem === null) return `Newsletter store: ${file} can be written again.`;
+  if (problem === broken && problem.startsWith(`${file} was deleted`)) {
+    // The deleted file is still open here: the clean close writes it back (see FileHealth.close).
+    return (
+      `Newsletter store: cannot write (${problem}). Sign-ups fail and /healthz answers 503 until the server ` +
+      `restarts: stop it cleanly (docker stop, or SIGTERM) and it writes the list it still holds back to ${file}. ` +
+      "Do not restore a backup first: that would lose the rows since it was made."
+    );
+  }
   if (problem === broken) {
     // The rows since the last checkpoint are in the log this connection still has open: a clean close saves them.
     return (
@@ -119,7 +129,7 @@ export class FileHealth {
     try {
       const result = live.current.db.prepare("pragma wal_checkpoint(TRUNCATE)").get() as { busy: number } | undefined;
       if (result?.busy) throw new Error("a reader held the log");
-      live.current.db.close();
+      disconnect(live.current);
       live.current = connect(live.file);
       console.error(
         `Newsletter store: ${which} was deleted or replaced; what it held is now in ${live.file}, and the store ` +
@@ -130,10 +140,33 @@ export class FileHealth {
     }
   }
 
+  /**
+   * The database file deleted under the connection (by hand, a clean-up script): every row is still in the file the
+   * connection has open, unlinked, and dies with the process. Writes them all to a new file at the same name and
+   * reopens there, so nothing acknowledged is lost; if that fails, the clean close tries again (see close).
+   */
+  private saveDeletedFile() {
+    const { live } = this;
+    try {
+      writeBackUnder(live);
+      live.current = connect(live.file);
+      console.error(
+        `Newsletter store: ${live.file} was deleted under the running server; every row it held is written back ` +
+          "to it, and the store reopened.",
+      );
+    } catch (error) {
+      this.broken = `${live.file} was deleted and could not be written back (${describeCause(error)})`;
+    }
+  }
+
   /** Why the store cannot take a write now, or null when it can (checked per sign-up and per health probe). */
   cannotWrite(): string | null {
     const { live } = this;
     if (this.broken) return this.broken;
+    if (!live.closed && identity(live.file) === null && fileDeleted(live.current)) {
+      this.saveDeletedFile();
+      if (this.broken) return this.broken;
+    }
     const [main, ...log] = live.current.files;
     if (identity(main!.name) !== main!.id) return `${live.file} is gone or was replaced`;
     // A closed connection removed its own log: nothing to rescue.
@@ -190,7 +223,43 @@ export class FileHealth {
     return problem === null;
   }
 
+  /** Stops watching; a database file deleted and not yet written back is written back now, the last chance. */
   close() {
     this.watcher?.close();
+    const { live } = this;
+    if (identity(live.file) === null && fileDeleted(live.current) && existsSync(live.directory)) {
+      try {
+        writeBackUnder(live);
+        console.info(`Newsletter store: the deleted ${live.file} is written back with every row it held.`);
+      } catch (error) {
+        console.error(`Newsletter store: could not write the deleted ${live.file} back: ${describeCause(error)}`);
+      }
+    }
+  }
+}
+
+/**
+ * Copies the whole database the connection holds (its file may be unlinked) to a new file at its name, then closes
+ * the connection. VACUUM INTO reads through the connection, the log's rows included, and writes a compact file of its
+ * own; it is written as .partial, flushed and renamed, so the name never holds half a list. Refuses when something
+ * is at the name again (the owner put a file back): that one is not overwritten.
+ */
+function writeBackUnder(live: LiveConnection) {
+  const { file, directory } = live;
+  const partial = partialName(file);
+  rmSync(partial, { force: true });
+  try {
+    live.current.db.prepare("vacuum into ?").run(partial);
+    syncToDiskNow(partial);
+    if (identity(file) !== null) throw new Error(`a file is at ${file} again; the list is kept in ${partial}`);
+    // Closing removes the old log and its index by name: they belong to the deleted file, not to the new one.
+    disconnect(live.current);
+    rmSync(`${file}-wal`, { force: true });
+    rmSync(`${file}-shm`, { force: true });
+    renameSync(partial, file);
+    syncToDiskNow(directory);
+  } catch (error) {
+    if (live.current.db.isOpen) rmSync(partial, { force: true });
+    throw error;
   }
 }

@@ -1,0 +1,98 @@
+// The database file deleted under a running store (issue 30): the rows the process still holds are written back, as
+// for a deleted -wal, and when that cannot be done the advice is a clean stop, which writes them back itself.
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { openSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+
+let dir: string;
+const open: SqliteStore[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "portfolio-abuse-store-file-"));
+  vi.spyOn(console, "info").mockImplementation(() => {});
+});
+
+afterEach(() => {
+  for (const store of open.splice(0)) store.close();
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function openStore() {
+  const store = openSqliteStore(dir);
+  open.push(store);
+  return store;
+}
+
+const file = () => path.join(dir, SQLITE_FILE_NAME);
+
+/** The addresses in the file at the store's name, read by a connection of its own. */
+function storedEmails() {
+  const db = new DatabaseSync(file(), { readOnly: true });
+  try {
+    return (db.prepare("select email from newsletter_subscribers order by id").all() as { email: string }[]).map(
+      (row) => row.email,
+    );
+  } finally {
+    db.close();
+  }
+}
+
+const logged = (spy: ReturnType<typeof vi.spyOn>) => spy.mock.calls.flat().map(String).join("\n");
+
+async function signUps(store: SqliteStore, prefix: string, count: number) {
+  const emails = Array.from({ length: count }, (_, i) => `${prefix}-${i}@example.com`);
+  for (const email of emails) expect(await store.subscribe(email)).toBe("subscribed");
+  return emails;
+}
+
+describe("the database file deleted under the running store", () => {
+  it("writes every acknowledged row back, keeps taking sign-ups, and advises no restore", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const store = openStore();
+    const before = await signUps(store, "before", 30);
+    rmSync(file());
+    const after = await signUps(store, "after", 5);
+    expect(store.healthy()).toBe(true);
+    expect(storedEmails()).toEqual([...before, ...after]);
+    expect(logged(errors)).toContain("written back");
+    expect(logged(errors)).not.toContain("restore a backup");
+  });
+
+  it("when the rows cannot be written back: refuses sign-ups, advises a clean stop, and the stop writes them", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const store = openStore();
+    const before = await signUps(store, "before", 10);
+    // Something in the way of the copy's temporary name: the write-back fails while it is there.
+    const blocker = path.join(dir, `.${SQLITE_FILE_NAME}.partial`);
+    mkdirSync(path.join(blocker, "inside"), { recursive: true });
+    rmSync(file());
+    expect(await store.subscribe("while-blocked@example.com")).toBe("failed");
+    expect(store.healthy()).toBe(false);
+    const advice = logged(errors);
+    expect(advice).toContain("stop it cleanly");
+    expect(advice).not.toContain("restore a backup)");
+    expect(advice).toMatch(/Do not restore a backup/);
+    expect(existsSync(file())).toBe(false);
+
+    rmSync(blocker, { recursive: true });
+    open.splice(open.indexOf(store), 1);
+    store.close();
+    expect(storedEmails()).toEqual(before);
+  });
+
+  it("a file moved away (not deleted) is not written back: the store waits for it, as before", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const store = openStore();
+    await signUps(store, "before", 2);
+    renameSync(file(), `${file()}.moved`);
+    expect(await store.subscribe("while-moved@example.com")).toBe("failed");
+    expect(existsSync(file())).toBe(false);
+    renameSync(`${file()}.moved`, file());
+    expect(store.healthy()).toBe(true);
+    expect(logged(errors)).toContain("is gone or was replaced");
+  });
+});
