@@ -1,44 +1,23 @@
 // The automatic backups against a hostile backup folder (issue 30): backups named in the future, other programs'
 // partial files, and a file whose reading never ends.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type BackupSettings, startAutomaticBackups, writeBackup } from "~/newsletter/backups.server";
-import { openSqliteStore, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+import type { SqliteStore } from "~/newsletter/stores/sqlite.server";
 import { serverHarness } from "../support/production-server";
+import { storeScratch } from "../support/store-scratch";
 import { subscribers } from "../support/subscribers-cli";
 
-let dir: string;
-let dataDir: string;
-let backupDir: string;
-const open: SqliteStore[] = [];
+const { scratch, openStore } = storeScratch("portfolio-abuse-backups-");
+beforeEach(() => mkdirSync(scratch.backupDir, { recursive: true }));
 
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "portfolio-abuse-backups-"));
-  dataDir = path.join(dir, "data");
-  backupDir = path.join(dir, "backups");
-  mkdirSync(backupDir, { recursive: true });
-});
-
-afterEach(() => {
-  for (const store of open.splice(0)) store.close();
-  vi.restoreAllMocks();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function openStore() {
-  const store = openSqliteStore(dataDir);
-  open.push(store);
-  return store;
-}
-
-const settings = (keep: number): BackupSettings => ({ dir: backupDir, keep, timeZone: "Europe/Brussels" });
-const files = () => readdirSync(backupDir).sort();
+const settings = (keep: number): BackupSettings => ({ dir: scratch.backupDir, keep, timeZone: "Europe/Brussels" });
+const files = () => readdirSync(scratch.backupDir).sort();
 /** A valid backup file under an automatic backup's name. */
 async function backupNamed(store: SqliteStore, name: string) {
-  await store.backup(path.join(backupDir, name));
+  await store.backup(path.join(scratch.backupDir, name));
 }
 
 describe("retention against backups dated in the future", () => {
@@ -89,8 +68,8 @@ describe("the automatic backup touches only its own files", () => {
     const others = [".my-copy.sqlite.partial", ".export.csv.partial", ".replaced-2026-11-01T080000Z.sqlite.partial"];
     const longAgo = new Date("2026-01-01T00:00:00Z");
     for (const name of others) {
-      writeFileSync(path.join(backupDir, name), "someone else's");
-      utimesSync(path.join(backupDir, name), longAgo, longAgo);
+      writeFileSync(path.join(scratch.backupDir, name), "someone else's");
+      utimesSync(path.join(scratch.backupDir, name), longAgo, longAgo);
     }
     await writeBackup(store, settings(7), new Date("2026-11-24T08:00:00Z"));
     expect(files()).toEqual([...others.sort(), "newsletter-2026-11-24T080000Z.sqlite"].sort());

@@ -2,46 +2,23 @@
 // anything is replaced or added; the restored list is rebuilt from the rows, never the foreign file; and the owner
 // can always restore a good backup afterwards.
 import { randomUUID } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { restoreBackup } from "~/newsletter/backups.server";
-import { openSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+import { openSqliteStore, SQLITE_FILE_NAME } from "~/newsletter/stores/sqlite.server";
+import { storeScratch } from "../support/store-scratch";
 
-let dir: string;
-let dataDir: string;
-let backupDir: string;
-const open: SqliteStore[] = [];
-
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "portfolio-abuse-restore-"));
-  dataDir = path.join(dir, "data");
-  backupDir = path.join(dir, "backups");
-  vi.spyOn(console, "info").mockImplementation(() => {});
-});
-
-afterEach(() => {
-  for (const store of open.splice(0)) store.close();
-  vi.restoreAllMocks();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function openStore() {
-  const store = openSqliteStore(dataDir);
-  open.push(store);
-  return store;
-}
-
-const live = () => path.join(dataDir, SQLITE_FILE_NAME);
+const { scratch, openStore } = storeScratch("portfolio-abuse-restore-");
+const live = () => path.join(scratch.dataDir, SQLITE_FILE_NAME);
 
 /** A backup as the store writes one, holding `emails`, then changed by `craft` (the hostile part). */
 async function craftedBackup(name: string, emails: string[], craft: (db: DatabaseSync) => void = () => {}) {
-  const source = openSqliteStore(path.join(dir, `source-${name}`));
+  const source = openSqliteStore(path.join(scratch.dir, `source-${name}`));
   try {
     for (const email of emails) expect(await source.subscribe(email)).toBe("subscribed");
-    const file = path.join(dir, `${name}.sqlite`);
+    const file = path.join(scratch.dir, `${name}.sqlite`);
     await source.backup(file);
     const db = new DatabaseSync(file);
     try {
@@ -120,10 +97,10 @@ describe("restore over a missing live file refuses a backup the store could not 
     it(`${what}: nothing is replaced, and a good backup restores afterwards`, async () => {
       const bad = await craftedBackup("bad", ["reader@example.com"], craft);
       const good = await craftedBackup("good", ["good@example.com"]);
-      await expect(restoreBackup(bad, dataDir, backupDir)).rejects.toThrow(message);
+      await expect(restoreBackup(bad, scratch.dataDir, scratch.backupDir)).rejects.toThrow(message);
       expect(existsSync(live())).toBe(false);
 
-      const report = await restoreBackup(good, dataDir, backupDir);
+      const report = await restoreBackup(good, scratch.dataDir, scratch.backupDir);
       expect(report).toMatchObject({ kind: "replaced", subscribers: 1 });
       const store = openStore();
       expect(await store.subscribe("after@example.com")).toBe("subscribed");
@@ -136,7 +113,7 @@ describe("restore over a missing live file refuses a backup the store could not 
       db.exec("create table notes (text text); insert into notes values ('not the store''s')");
       db.exec("create index extra_index on newsletter_subscribers (created_at)");
     });
-    const report = await restoreBackup(backup, dataDir, backupDir);
+    const report = await restoreBackup(backup, scratch.dataDir, scratch.backupDir);
     expect(report).toMatchObject({ kind: "replaced", subscribers: 1 });
     const db = new DatabaseSync(live(), { readOnly: true });
     try {
@@ -158,10 +135,10 @@ describe("restore over a missing live file refuses a backup the store could not 
       insertRaw(db, "A@example.com");
       db.exec("create view everyone as select email from newsletter_subscribers");
     });
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(scratch.dataDir, { recursive: true });
     copyFileSync(broken, live());
     const good = await craftedBackup("good", ["good@example.com"]);
-    const report = await restoreBackup(good, dataDir, backupDir);
+    const report = await restoreBackup(good, scratch.dataDir, scratch.backupDir);
     expect(report).toMatchObject({ kind: "replaced", subscribers: 1 });
     expect(report.kind === "replaced" && report.reason).toMatch(/view/);
     expect(
@@ -196,11 +173,11 @@ describe("restore into a live list (merge) checks every row the same way", () =>
       expect(await store.subscribe("live@example.com")).toBe("subscribed");
       const before = readFileSync(live()).length;
       const backup = await craftedBackup("merge", ["fine@example.com"], craft);
-      await expect(restoreBackup(backup, dataDir, backupDir)).rejects.toThrow(message);
+      await expect(restoreBackup(backup, scratch.dataDir, scratch.backupDir)).rejects.toThrow(message);
       expect(store.list().map((row) => row.email)).toEqual(["live@example.com"]);
       expect(readFileSync(live()).length).toBe(before);
       // A message of one bounded line, whatever the file held.
-      const error = await restoreBackup(backup, dataDir, backupDir).catch((caught: Error) => caught);
+      const error = await restoreBackup(backup, scratch.dataDir, scratch.backupDir).catch((caught: Error) => caught);
       expect((error as Error).message.length).toBeLessThan(1_000);
     });
   }

@@ -1,33 +1,15 @@
 // The database file deleted under a running store (issue 30): the rows the process still holds are written back, as
 // for a deleted -wal, and when that cannot be done the advice is a clean stop, which writes them back itself.
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { openSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+import { describe, expect, it, vi } from "vitest";
+import { SQLITE_FILE_NAME, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+import { storeScratch } from "../support/store-scratch";
 
-let dir: string;
-const open: SqliteStore[] = [];
+const { scratch, openStore, closeNow } = storeScratch("portfolio-abuse-store-file-");
 
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "portfolio-abuse-store-file-"));
-  vi.spyOn(console, "info").mockImplementation(() => {});
-});
-
-afterEach(() => {
-  for (const store of open.splice(0)) store.close();
-  vi.restoreAllMocks();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function openStore() {
-  const store = openSqliteStore(dir);
-  open.push(store);
-  return store;
-}
-
-const file = () => path.join(dir, SQLITE_FILE_NAME);
+const file = () => path.join(scratch.dataDir, SQLITE_FILE_NAME);
 
 /** The addresses in the file at the store's name, read by a connection of its own. */
 function storedEmails() {
@@ -67,7 +49,7 @@ describe("the database file deleted under the running store", () => {
     const store = openStore();
     const before = await signUps(store, "before", 10);
     // Something in the way of the copy's temporary name: the write-back fails while it is there.
-    const blocker = path.join(dir, `.${SQLITE_FILE_NAME}.partial`);
+    const blocker = path.join(scratch.dataDir, `.${SQLITE_FILE_NAME}.partial`);
     mkdirSync(path.join(blocker, "inside"), { recursive: true });
     rmSync(file());
     expect(await store.subscribe("while-blocked@example.com")).toBe("failed");
@@ -79,8 +61,7 @@ describe("the database file deleted under the running store", () => {
     expect(existsSync(file())).toBe(false);
 
     rmSync(blocker, { recursive: true });
-    open.splice(open.indexOf(store), 1);
-    store.close();
+    closeNow(store);
     expect(storedEmails()).toEqual(before);
   });
 
