@@ -5,10 +5,12 @@ import { randomUUID } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { restoreBackup } from "~/newsletter/backups.server";
 import { openSqliteStore, SQLITE_FILE_NAME } from "~/newsletter/stores/sqlite.server";
+import { serverHarness } from "../support/production-server";
 import { storeScratch } from "../support/store-scratch";
+import { subscribers } from "../support/subscribers-cli";
 
 const { scratch, openStore } = storeScratch("portfolio-abuse-restore-");
 const live = () => path.join(scratch.dataDir, SQLITE_FILE_NAME);
@@ -181,4 +183,31 @@ describe("restore into a live list (merge) checks every row the same way", () =>
       expect((error as Error).message.length).toBeLessThan(1_000);
     });
   }
+});
+
+describe("npm run subscribers -- restore, with a crafted backup", () => {
+  const harness = serverHarness("portfolio-abuse-restore-cli-");
+  afterEach(() => harness.cleanup());
+
+  it("exits 1 with a message naming the trouble, and the owner's next restore of a good backup works", async () => {
+    const cliData = harness.scratchDir();
+    const bad = await craftedBackup("cli-bad", ["reader@example.com"], (db) =>
+      db.exec(
+        "create trigger swallow after insert on newsletter_subscribers begin delete from newsletter_subscribers; end",
+      ),
+    );
+    const good = await craftedBackup("cli-good", ["good@example.com"]);
+    const refused = await subscribers(cliData, ["restore", bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("trigger");
+    expect(refused.stderr).not.toContain("Restored");
+    expect(existsSync(path.join(cliData, SQLITE_FILE_NAME))).toBe(false);
+    const restored = await subscribers(cliData, ["restore", good]);
+    expect(restored.code).toBe(0);
+    expect(restored.stderr).toContain("Restored 1 subscriber");
+    expect(await subscribers(cliData, ["list"])).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^good@example\.com\t/),
+    });
+  }, 90_000);
 });

@@ -3,8 +3,10 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SQLITE_FILE_NAME, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+import { storedEmails as storedByServer, subscribe } from "../support/newsletter-http";
+import { serverHarness } from "../support/production-server";
 import { storeScratch } from "../support/store-scratch";
 
 const { scratch, openStore, closeNow } = storeScratch("portfolio-abuse-store-file-");
@@ -75,5 +77,27 @@ describe("the database file deleted under the running store", () => {
     renameSync(`${file()}.moved`, file());
     expect(store.healthy()).toBe(true);
     expect(logged(errors)).toContain("is gone or was replaced");
+  });
+});
+
+describe("the database file deleted under the production server", () => {
+  const harness = serverHarness("portfolio-abuse-store-file-http-");
+  afterEach(() => harness.cleanup());
+
+  it("keeps every acknowledged row through a SIGKILL, with /healthz 200 all along", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await harness.start({ DATA_DIR: dataDir });
+    const emails = Array.from({ length: 11 }, (_, i) => `deleted-${i}@example.com`);
+    expect((await subscribe(server.url, emails[0]!))?.message).toBe("Successfully subscribed!");
+    rmSync(path.join(dataDir, SQLITE_FILE_NAME));
+    for (const email of emails.slice(1)) {
+      expect((await subscribe(server.url, email))?.message).toBe("Successfully subscribed!");
+    }
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    server.child.kill("SIGKILL");
+    await server.exited;
+    expect(storedByServer(dataDir)).toEqual(emails);
+    expect(server.output()).toContain("written back");
+    expect(server.output()).not.toContain("restore a backup");
   });
 });
