@@ -1,5 +1,6 @@
 // The rows of a backup checked the way the live store would hold them, before a restore puts any of them back: a
 // sign-up could only have stored an address the form takes, with a token of the store's form, once per address.
+import { isBlobMark } from "~/newsletter/backups-reader.server";
 import { EMAIL_MAX_LENGTH } from "~/newsletter/messages";
 import { subscribeSchema } from "~/newsletter/schema.server";
 import type { BackupRow } from "~/newsletter/stores/sqlite.server";
@@ -13,6 +14,7 @@ const SHOWN_CHARS = 60;
 /** A stored value as the owner may read it in one line. */
 export function showValue(value: unknown): string {
   if (value instanceof Uint8Array) return `a BLOB of ${value.byteLength} bytes`;
+  if (isBlobMark(value)) return `a BLOB of ${value.$blob} bytes`;
   if (typeof value !== "string") return value === null ? "nothing" : `the ${typeof value} ${String(value)}`;
   const shown = JSON.stringify(value.slice(0, SHOWN_CHARS));
   return value.length > SHOWN_CHARS ? `${shown.slice(0, -1)}…" (${value.length} characters)` : shown;

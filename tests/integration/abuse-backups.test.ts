@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type BackupSettings, startAutomaticBackups, writeBackup } from "~/newsletter/backups.server";
+import { type BackupSettings, listBackups, startAutomaticBackups, writeBackup } from "~/newsletter/backups.server";
 import type { SqliteStore } from "~/newsletter/stores/sqlite.server";
 import { serverHarness } from "../support/production-server";
 import { storeScratch } from "../support/store-scratch";
@@ -101,4 +101,33 @@ describe("npm run subscribers -- backups, with a file that never finishes readin
     expect(run.stdout).toContain("trap.sqlite");
     expect(run.stdout).toMatch(/trap\.sqlite\t.*not a backup.*view/);
   }, 90_000);
+});
+
+describe("a backup whose integrity check would take minutes", () => {
+  it("is given up on after the time limit, named in the listing, and the listing goes on", async () => {
+    const store = openStore();
+    await backupNamed(store, "newsletter-2026-11-23T080000Z.sqlite");
+    // An index on a costly expression: the integrity check recomputes it for every row (about 0.25 s a row here;
+    // a few thousand rows would hold the listing for many minutes).
+    const slow = new DatabaseSync(path.join(scratch.backupDir, "slow.sqlite"));
+    try {
+      slow.exec(
+        "create table newsletter_subscribers (id integer primary key, email text not null, created_at text not null)",
+      );
+      slow.exec(
+        "with recursive n(i) as (select 1 union all select i + 1 from n where i < 8) " +
+          "insert into newsletter_subscribers (email, created_at) " +
+          "select 'r' || i || '@example.com', '2026-11-01T00:00:00.000Z' from n",
+      );
+      slow.exec("create index costly on newsletter_subscribers (length(hex(zeroblob(20000000 + id))))");
+    } finally {
+      slow.close();
+    }
+    const started = Date.now();
+    const listing = listBackups(scratch.backupDir, 300);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const byName = Object.fromEntries(listing.map((entry) => [path.basename(entry.file), entry.subscribers]));
+    expect(byName["slow.sqlite"]).toEqual({ problem: expect.stringMatching(/reading it took longer than 0.3 s/) });
+    expect(byName["newsletter-2026-11-23T080000Z.sqlite"]).toBe(0);
+  }, 60_000);
 });

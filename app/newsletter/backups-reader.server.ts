@@ -1,0 +1,102 @@
+// Reading a backup file in a child process with a time limit. A crafted file can make a read take as long as it likes
+// (an index on a costly expression, rebuilt row by row by the integrity check; a view that never ends), and SQLite
+// offers Node no way to interrupt a statement: a process can be killed. The child only reads; every decision about
+// what it read is made in this process (backups-read.server.ts).
+import { execFileSync } from "node:child_process";
+import { statSync } from "node:fs";
+
+/**
+ * The child's program: plain JavaScript (it runs apart from the build), node:sqlite only. It lists the schema's
+ * objects first and reads no further when there is a view or a trigger (a view's query is the one read that may never
+ * end; the store never makes either). BLOBs are sent as their size: the store never holds one, and the JSON stays
+ * small.
+ */
+const READER = `
+import { DatabaseSync } from "node:sqlite";
+const send = (value) =>
+  process.stdout.write(
+    JSON.stringify(value, (_key, v) =>
+      v instanceof Uint8Array ? { $blob: v.byteLength } : typeof v === "bigint" ? String(v) : v,
+    ),
+  );
+const columns = (db, table) => db.prepare("select name from pragma_table_info(?)").all(table).map((row) => row.name);
+let db;
+try {
+  db = new DatabaseSync(process.argv[1], { readOnly: true });
+  const objects = db.prepare("select type, name from sqlite_schema").all();
+  if (objects.some(({ type }) => type === "view" || type === "trigger")) {
+    send({ objects });
+  } else {
+    const integrity = db.prepare("pragma integrity_check").all().map((row) => row.integrity_check);
+    const subscriberColumns = columns(db, "newsletter_subscribers");
+    const unsubscribedColumns = columns(db, "newsletter_unsubscribed");
+    const readable = integrity.join() === "ok" && ["id", "email", "created_at"].every((c) => subscriberColumns.includes(c));
+    const token = subscriberColumns.includes("unsubscribe_token") ? "unsubscribe_token" : "null";
+    const rows = readable
+      ? db.prepare("select email, created_at as createdAt, " + token + " as unsubscribeToken from newsletter_subscribers order by id").all()
+      : [];
+    const unsubscribed =
+      readable && unsubscribedColumns.includes("unsubscribe_token")
+        ? db.prepare("select unsubscribe_token as token from newsletter_unsubscribed").all().map((row) => row.token)
+        : [];
+    send({ objects, integrity, subscriberColumns, rows, unsubscribed });
+  }
+} catch (error) {
+  send({ error: String(error && error.message), errcode: error && error.errcode });
+} finally {
+  if (db && db.isOpen) db.close();
+}
+`;
+
+/** What the child read; every value as SQLite gave it (a BLOB as { $blob: size }). */
+export interface RawBackup {
+  objects: { type: string; name: string }[];
+  /** Absent when the child stopped at a view or a trigger. */
+  integrity?: string[];
+  subscriberColumns?: string[];
+  rows?: Record<string, unknown>[];
+  unsubscribed?: unknown[];
+}
+
+/** A BLOB as the child reports it. */
+export const isBlobMark = (value: unknown): value is { $blob: number } =>
+  typeof value === "object" && value !== null && typeof (value as { $blob?: unknown }).$blob === "number";
+
+/** An error SQLite raised in the child, with its result code, as node:sqlite raises them here. */
+class ReaderError extends Error {
+  constructor(
+    message: string,
+    readonly errcode: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Reads `file` in a child process killed after `limitMs`. Throws the child's SQLite error (with its errcode), or an
+ * error saying the time ran out.
+ */
+export function readInChild(file: string, limitMs: number): RawBackup {
+  // JSON escapes can make the text several times the file's size; a bound still, so a child cannot flood this one.
+  const maxBuffer = 8 * (statSync(file).size + 1024 * 1024);
+  let output: string;
+  try {
+    output = execFileSync(process.execPath, ["--input-type=module", "--no-warnings", "-e", READER, file], {
+      encoding: "utf8",
+      timeout: limitMs,
+      killSignal: "SIGKILL",
+      maxBuffer,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+  } catch (error) {
+    const { code, signal } = error as { code?: string; signal?: string };
+    if (signal === "SIGKILL" || code === "ETIMEDOUT") {
+      throw new Error(`reading it took longer than ${limitMs / 1000} s`);
+    }
+    if (code === "ENOBUFS") throw new Error("what it holds is too large to be a backup of this list");
+    throw error;
+  }
+  const read = JSON.parse(output) as RawBackup & { error?: string; errcode?: number };
+  if (read.error !== undefined) throw new ReaderError(read.error, read.errcode);
+  return read;
+}
