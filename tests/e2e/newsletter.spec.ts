@@ -5,6 +5,7 @@ import type { Page } from "@playwright/test";
 import {
   ALREADY_SUBSCRIBED_TOAST,
   EMAIL_INVALID_MESSAGE,
+  EMAIL_TOO_LONG_MESSAGE,
   INVALID_EMAIL_TITLE,
   SOMETHING_WENT_WRONG_TOAST,
   SUBSCRIBED_TOAST,
@@ -133,6 +134,26 @@ test.describe("newsletter sign-up", () => {
     await expect(toast).toBeVisible();
     await expect(toast).toContainText(EMAIL_INVALID_MESSAGE);
   });
+
+  // The spec's answers for a doubled dot (the browser takes it) and for an address that is simply too long.
+  for (const [label, email, message] of [
+    ["a doubled dot in the local part", "john..doe@example.com", EMAIL_INVALID_MESSAGE],
+    ["262 characters", `${"a".repeat(250)}@example.com`, EMAIL_TOO_LONG_MESSAGE],
+  ] as const) {
+    test(`an address with ${label}: 'Invalid email' / '${message}'`, async ({ page }) => {
+      await visit(page, "/");
+      const form = newsletter(page);
+      await form.opener.click();
+      // A person cannot type past `maxlength`; a pasted or scripted value can, and the server must answer it.
+      await form.input.evaluate((input) => input.removeAttribute("maxlength"));
+      await form.input.fill(email);
+      await form.submit.click();
+      const toast = form.toast("alert", INVALID_EMAIL_TITLE);
+      await expect(toast).toBeVisible();
+      await expect(toast).toContainText(message);
+      await expect(page.getByRole("status").filter({ hasText: SUBSCRIBED_TOAST.message })).toHaveCount(0);
+    });
+  }
 
   test("an address already on the list: 'Already subscribed'", async ({ page, baseURL }, testInfo) => {
     const email = freshEmail(testInfo.project.name);
