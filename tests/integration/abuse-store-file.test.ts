@@ -46,6 +46,15 @@ describe("the database file deleted under the running store", () => {
     expect(logged(errors)).not.toContain("restore a backup");
   });
 
+  it("writes every row back when its log and the log's index went with it (rm newsletter.sqlite*)", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const store = openStore();
+    const before = await signUps(store, "before", 20);
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file()}${suffix}`);
+    const after = await signUps(store, "after", 3);
+    expect(storedEmails()).toEqual([...before, ...after]);
+  });
+
   it("when the rows cannot be written back: refuses sign-ups, advises a clean stop, and the stop writes them", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const store = openStore();
