@@ -1,13 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { StatusPage } from "~/components/status-page";
-import { logField, warnThrottled } from "~/utils/log.server";
+import { createRateLimitedLog, logField } from "~/utils/log.server";
 import type { loader as rootLoader } from "~/root";
+
+// One line per missing path as a person meets them; a scan of thousands of paths writes a count instead of a line each.
+const logNotFound = createRateLimitedLog({
+  summary: (heldBack, seconds) => `${heldBack} more 404s in the last ${seconds} s`,
+});
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { pathname } = new URL(request.url);
   // Quoted, escaped and cut: a hostile path cannot forge log lines or fill the disk.
-  warnThrottled(`404 Not Found: ${logField(pathname)}`);
+  logNotFound(`404 Not Found: ${logField(pathname)}`);
   throw new Response("Not Found", { status: 404 });
 }
 
