@@ -1,13 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { StatusPage } from "~/components/status-page";
-import { createRateLimitedLog, logField } from "~/utils/log.server";
+import { logField, logNotFound } from "~/utils/log.server";
 import type { loader as rootLoader } from "~/root";
-
-// One line per missing path as a person meets them; a scan of thousands of paths writes a count instead of a line each.
-const logNotFound = createRateLimitedLog({
-  summary: (heldBack, seconds) => `${heldBack} more 404s in the last ${seconds} s`,
-});
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { pathname } = new URL(request.url);

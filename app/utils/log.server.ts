@@ -129,3 +129,8 @@ export function createRateLimitedLog({
     flush ??= setTimeout(report, windowStart + windowMs - at).unref();
   };
 }
+
+/** 404s: one line per missing path as a person meets them; a scan of thousands of paths writes a count instead. */
+export const logNotFound = createRateLimitedLog({
+  summary: (heldBack, seconds) => `${heldBack} more 404s in the last ${seconds} s`,
+});
