@@ -1,4 +1,4 @@
-import { Form, useFormAction, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
 import { emailField, type NewsletterReply } from "~/components/newsletter-field";
 import { TOAST_HOST_CLASS, useToastHost } from "~/components/toast";
@@ -10,6 +10,8 @@ const useHydrationLayoutEffect = typeof document === "undefined" ? useEffect : u
 
 export interface NewsletterDialogProps {
   id: string;
+  /** Where the form posts (the index route's action), the same whatever query string the page was opened with. */
+  action: string;
   /** Whether the modal is open (with JavaScript; without it the popover opens by itself). */
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -29,13 +31,11 @@ export interface NewsletterDialogProps {
  * popover also shows the modal and puts the focus back in the field, in one task, so no key press falls in between
  * and the field (the same element) keeps every character.
  */
-export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult }: NewsletterDialogProps) {
+export function NewsletterDialog({ id, action, open, onOpenChange, openerRef, lastResult }: NewsletterDialogProps) {
   const hydrated = useHydrated();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const toastHost = useToastHost();
   const navigation = useNavigation();
-  // The form posts to the route that renders it (the index route's action, "/?index").
-  const action = useFormAction();
   const busy = navigation.state !== "idle" && navigation.formAction === action;
 
   // The server validates (Conform + zod there) and its reply says what to show; the browser keeps its own required,

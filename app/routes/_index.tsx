@@ -101,6 +101,7 @@ export default function Index() {
       </main>
       <NewsletterDialog
         id={NEWSLETTER_DIALOG_ID}
+        action={NEWSLETTER_ACTION}
         open={dialogOpen}
         onOpenChange={setDialogOpen}
         openerRef={openerRef}
