@@ -1,7 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { SOMETHING_WENT_WRONG_TOAST } from "~/newsletter/messages";
 import { createSupabaseStore } from "~/newsletter/stores/supabase.server";
+import { subscribe } from "../support/newsletter-http";
+import { serverHarness } from "../support/production-server";
 
 /**
  * Something between the app and PostgREST that answers a write with anything but PostgREST's 201: a redirect (an
@@ -13,6 +16,8 @@ type Answer = { status: number; headers?: Record<string, string>; body?: string 
 let server: http.Server;
 let url: string;
 let answerPost: Answer;
+// Where the redirects point: this server again (loopback only), whose GET answers `200 []` as PostgREST's would.
+const redirectTarget = () => `${url}/rest/v1/newsletter_subscribers?moved=1`;
 const seen: { method: string; path: string }[] = [];
 
 beforeAll(async () => {
@@ -20,8 +25,10 @@ beforeAll(async () => {
     seen.push({ method: req.method ?? "", path: req.url ?? "" });
     req.resume();
     req.on("end", () => {
-      const answer: Answer =
-        req.method === "POST"
+      // The insert gets the scripted answer; the page's latest-post call (the edge function) finds nothing.
+      const answer: Answer = req.url?.startsWith("/functions/")
+        ? { status: 404 }
+        : req.method === "POST"
           ? answerPost
           : { status: 200, headers: { "content-type": "application/json" }, body: "[]" };
       res.writeHead(answer.status, answer.headers).end(answer.body ?? "");
@@ -54,15 +61,13 @@ describe("a Supabase write answered by something other than PostgREST", () => {
   it.each([301, 302, 303, 307, 308])(
     "is 'failed' on a %i redirect, never followed, with one line naming it",
     async (status) => {
-      answerPost = { status, headers: { location: "https://project.supabase.co/rest/v1/newsletter_subscribers" } };
+      answerPost = { status, headers: { location: redirectTarget() } };
       const { outcome, lines } = subscribeLogged("ada.lovelace@example.com");
       expect(await outcome).toBe("failed");
       // The redirect is not followed: one request, the POST.
       expect(seen.map(({ method }) => method)).toEqual(["POST"]);
       expect(lines()).toHaveLength(1);
-      expect(lines()[0]).toContain(
-        'SUPABASE_URL redirects to "https://project.supabase.co/rest/v1/newsletter_subscribers"',
-      );
+      expect(lines()[0]).toContain(`SUPABASE_URL redirects to "${redirectTarget()}"`);
       expect(lines()[0]).toContain("a***@example.com");
       expect(lines()[0]).not.toContain("ada.lovelace");
     },
@@ -94,4 +99,28 @@ describe("a Supabase write answered by something other than PostgREST", () => {
     expect(await outcome).toBe("subscribed");
     expect(lines()).toEqual([]);
   });
+});
+
+describe("the visitor's answer when the write is redirected or answered empty (production server)", () => {
+  const harness = serverHarness();
+  afterAll(() => harness.cleanup());
+
+  it("is 'Something went wrong', with the log line naming the redirect", async () => {
+    const app = await harness.start({ SUPABASE_URL: url, SUPABASE_ANON_KEY: "anon-key-of-the-test" });
+    answerPost = { status: 301, headers: { location: redirectTarget() } };
+    const toast = await subscribe(app.url, "redirected@example.com");
+    expect(toast).toMatchObject({ message: SOMETHING_WENT_WRONG_TOAST.message });
+    await app.waitForOutput(`SUPABASE_URL redirects to "${redirectTarget()}"`);
+
+    answerPost = { status: 200 };
+    expect(await subscribe(app.url, "empty-answer@example.com")).toMatchObject({
+      message: SOMETHING_WENT_WRONG_TOAST.message,
+    });
+    await app.waitForOutput("expected 201 Created");
+    // Two inserts, none repeated or followed.
+    expect(seen.filter(({ path }) => path.startsWith("/rest/v1/"))).toEqual([
+      { method: "POST", path: "/rest/v1/newsletter_subscribers" },
+      { method: "POST", path: "/rest/v1/newsletter_subscribers" },
+    ]);
+  }, 30_000);
 });
