@@ -4,6 +4,8 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { logField, warnThrottled } from "~/utils/log.server";
 import { NonceContext } from "~/utils/nonce";
+import { carriesVisitorData, PRIVATE_CACHE_CONTROL } from "~/utils/private-response.server";
+import { FLASH_COOKIE_NAMES } from "~/utils/toast.server";
 import { withoutPreloadedChunks } from "~/utils/preload-hints.server";
 import { scriptsAfterFirstPaint } from "~/utils/after-first-paint.server";
 import { type ScriptPolicy, createNonce, inlineScriptHashes, securityHeaders } from "~/utils/security-headers.server";
@@ -38,12 +40,18 @@ export default async function handleRequest(
   const html = process.env.NODE_ENV === "production" ? scriptsAfterFirstPaint(rendered) : rendered;
   const scripts: ScriptPolicy = nonce ? { nonce } : { inlineScriptHashes: inlineScriptHashes(html) };
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "no-cache");
+  if (carriesVisitorData(request, responseHeaders, remixContext, FLASH_COOKIE_NAMES)) {
+    responseHeaders.set("Cache-Control", PRIVATE_CACHE_CONTROL);
+  } else if (!responseHeaders.has("Cache-Control")) {
+    responseHeaders.set("Cache-Control", "no-cache");
+  }
   for (const [name, value] of Object.entries(securityHeaders(scripts, request))) responseHeaders.set(name, value);
   return new Response(html, { status: responseStatusCode, headers: responseHeaders });
 }
 
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  // A data request answers one visitor's navigation (the root's carries the flash): never for a shared cache.
+  response.headers.set("Cache-Control", PRIVATE_CACHE_CONTROL);
   for (const [name, value] of Object.entries(securityHeaders({ nonce: createNonce() }, request))) {
     if (!response.headers.has(name)) response.headers.set(name, value);
   }

@@ -18,6 +18,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildPath = path.join(root, "build", "index.js");
 // Under Docker's default stop timeout (10 s, then SIGKILL), leaving time for the shutdown build.
 const SHUTDOWN_GRACE_MS = 8_000;
+// How long a new connection may stay silent: far longer than a browser's or a proxy's wait between opening a connection
+// and sending on it, and still a bound on what a client can hold without asking for anything.
+const FIRST_REQUEST_TIMEOUT_MS = 15_000;
 
 if (!existsSync(buildPath)) {
   console.log("No production build found: building first (the same as `npm run build`).");
@@ -184,6 +187,15 @@ const server = http.createServer(
   }),
 );
 server.keepAliveTimeout = 65_000;
+// A connection that never sends a byte is covered by none of Node's limits (headersTimeout starts with the first
+// byte; keepAliveTimeout after a response): a thousand such sockets from one client used up the descriptors. Each
+// new connection gets an inactivity limit until its first request arrives; any byte restarts it, and a request
+// trickling its headers is still cut by headersTimeout. Node's own timeout handler destroys the idle socket.
+server.on("connection", (socket) => socket.setTimeout(FIRST_REQUEST_TIMEOUT_MS));
+server.on("request", (req) => {
+  // From here on Node's own limits apply (and keepAliveTimeout between requests).
+  if (req.socket.timeout === FIRST_REQUEST_TIMEOUT_MS) req.socket.setTimeout(0);
+});
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   const where =

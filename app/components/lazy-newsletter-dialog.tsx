@@ -1,47 +1,54 @@
-import { useNavigation, useRevalidator } from "@remix-run/react";
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, memo, Suspense, useEffect, useState, type ComponentType } from "react";
 import type { NewsletterDialogProps } from "~/components/newsletter-dialog";
 
-let requestDialog: () => void = () => {};
-const dialogRequested = new Promise<void>((resolve) => (requestDialog = resolve));
-
-// The dialog and what only it needs (Conform's useForm, the form's wiring) are a chunk of their own: the browser
-// fetches it when the visitor opens the dialog, not with the page (the JavaScript budget, tests/e2e/budgets.spec.ts).
-// The server renders it with the page as before: its HTML (a popover and a plain form) works without JavaScript.
-const LoadedDialog = lazy(async () => {
-  if (typeof document !== "undefined") await dialogRequested;
-  const { NewsletterDialog } = await import("~/components/newsletter-dialog");
-  return { default: NewsletterDialog };
-});
+/** What sets the chunk off: a visitor's first press, before it can change the dialog or the router. */
+const FIRST_INPUT = ["pointerdown", "keydown"];
 
 /**
- * The newsletter dialog (app/components/newsletter-dialog.tsx), hydrated once it is wanted: when it opens, when the
- * page comes with an answer to a sign-up, or when the visitor opened the popover before React ran.
- *
- * Until then React keeps the server's HTML of the Suspense boundary as it is (it suspends on the chunk). That boundary
- * must not be given new props while it waits, or React 18 gives up hydrating it and renders it again from scratch:
- * it gets the props of the first render until the loaded dialog has hydrated and says so.
+ * A lazy component whose chunk is fetched when `load()` is called, not when React first renders it: until then it
+ * suspends, and React keeps the server's HTML of the boundary as it is (it hydrates it once the chunk is there).
  */
-export function NewsletterDialog(props: NewsletterDialogProps) {
-  const [hydrated, setHydrated] = useState(false);
+function onDemand<Props>(importer: () => Promise<ComponentType<Props>>) {
+  let load = () => {};
+  const requested = new Promise<void>((resolve) => (load = resolve));
+  const Component = lazy(async () => {
+    await requested;
+    return { default: await importer() };
+  });
+  // The server renders it with the page: its HTML (a popover and a plain form) works without JavaScript.
+  if (typeof document === "undefined") load();
+  return { Component, load };
+}
+
+const importDialog = async () => (await import("~/components/newsletter-dialog")).NewsletterDialog;
+
+/**
+ * The newsletter dialog (app/components/newsletter-dialog.tsx) in a chunk of its own: the browser fetches it at the
+ * visitor's first input, or at once when the dialog is wanted (open, opened as the popover before React ran, or with
+ * an answer to show), and not with the page (the JavaScript budget, tests/e2e/budgets.spec.ts).
+ *
+ * While the chunk is on its way the boundary is still the server's HTML, and React 18 would render it again from
+ * scratch (losing an open popover and what is typed in it) if the boundary got new props. `memo` keeps it out of the
+ * page's own re-renders (the hydrated flag, loader data); its props change only through the visitor's input, which
+ * has already asked for the chunk. In development an edit's reload changes Remix's state without any input, so the
+ * chunk comes at once there (the budget is a production figure).
+ */
+export const NewsletterDialog = memo(function LazyNewsletterDialog(props: NewsletterDialogProps) {
+  const [dialog] = useState(() => onDemand(importDialog));
   const { id, open, lastResult } = props;
-  const wanted = open || lastResult !== null;
-  // A router update (a revalidation, `npm run dev`'s reload of the data) reaches the waiting boundary through Remix's
-  // context, and React holds the whole update back until that boundary can hydrate: the chunk is asked for as soon as
-  // the router is busy, here in the render, since the commit is what would wait (resolving twice is harmless).
-  const navigation = useNavigation();
-  const revalidator = useRevalidator();
-  if ((navigation.state !== "idle" || revalidator.state !== "idle") && typeof document !== "undefined") requestDialog();
+  const wanted = open || lastResult !== null || process.env.NODE_ENV === "development";
 
   useEffect(() => {
-    if (wanted || document.getElementById(id)?.matches(":popover-open")) requestDialog();
-  }, [wanted, id]);
+    if (wanted || document.getElementById(id)?.matches(":popover-open")) return dialog.load();
+    for (const type of FIRST_INPUT) addEventListener(type, dialog.load, true);
+    return () => {
+      for (const type of FIRST_INPUT) removeEventListener(type, dialog.load, true);
+    };
+  }, [wanted, id, dialog]);
 
-  const dialog = (
+  return (
     <Suspense fallback={null}>
-      <LoadedDialog {...props} onHydrated={() => setHydrated(true)} />
+      <dialog.Component {...props} />
     </Suspense>
   );
-  const firstRender = useRef(dialog);
-  return hydrated ? dialog : firstRender.current;
-}
+});

@@ -1,8 +1,8 @@
-import { useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect, useLayoutEffect, useRef, type RefObject } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
+import { emailField, type NewsletterReply } from "~/components/newsletter-field";
 import { TOAST_HOST_CLASS, useToastHost } from "~/components/toast";
-import { EMAIL_MAX_LENGTH, NEWSLETTER_ACTION, NEWSLETTER_FORM_ID } from "~/newsletter/messages";
+import { EMAIL_MAX_LENGTH } from "~/newsletter/email-length";
 import { useHydrated } from "~/utils/use-hydrated";
 
 // Layout effects run in the browser only; on the server React would warn that it cannot run them (development).
@@ -10,15 +10,15 @@ const useHydrationLayoutEffect = typeof document === "undefined" ? useEffect : u
 
 export interface NewsletterDialogProps {
   id: string;
+  /** Where the form posts (the index route's action), the same whatever query string the page was opened with. */
+  action: string;
   /** Whether the modal is open (with JavaScript; without it the popover opens by itself). */
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** 'Get Updates': focus goes back to it when the dialog closes. */
   openerRef: RefObject<HTMLButtonElement>;
-  /** What the action answered to the last sign-up (flashed across its redirect), for Conform and for closing. */
-  lastResult: { outcome: string; reply: SubmissionResult<string[]> } | null;
-  /** Called once React runs the dialog (app/components/lazy-newsletter-dialog.tsx waits for it). */
-  onHydrated?: () => void;
+  /** What the action answered to the last sign-up (flashed across its redirect): the field's state, and closing. */
+  lastResult: NewsletterReply | null;
 }
 
 /**
@@ -26,49 +26,57 @@ export interface NewsletterDialogProps {
  * (post/redirect/get), which is the whole behaviour without JavaScript. Once React runs it is a modal dialog: focus
  * moves in, Escape, the close button or a click on the backdrop close it, focus returns to 'Get Updates'; the Remix
  * form submits without a reload and shows its busy state.
+ *
+ * A visitor who opened the popover before React ran keeps typing through the takeover: the commit that removes the
+ * popover also shows the modal and puts the focus back in the field, in one task, so no key press falls in between
+ * and the field (the same element) keeps every character.
  */
-export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult, onHydrated }: NewsletterDialogProps) {
+export function NewsletterDialog({ id, action, open, onOpenChange, openerRef, lastResult }: NewsletterDialogProps) {
   const hydrated = useHydrated();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const toastHost = useToastHost();
   const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formAction === NEWSLETTER_ACTION;
+  const busy = navigation.state !== "idle" && navigation.formAction === action;
 
-  const [form, fields] = useForm<{ email: string }>({
-    id: NEWSLETTER_FORM_ID,
-    lastResult: lastResult?.reply,
-    // The server validates (Conform + zod there); the browser keeps its own required, type=email and maxlength checks.
-  });
-  const email = fields.email;
+  // The server validates (Conform + zod there) and its reply says what to show; the browser keeps its own required,
+  // type=email and maxlength checks.
+  const formId = `${id}-form`;
+  const email = emailField(id, lastResult);
+  // Each answer is a new object: the field starts again from it (empty after a success, what was sent after an error).
+  const [answered, setAnswered] = useState(lastResult);
+  const [fieldKey, setFieldKey] = useState(0);
+  if (answered !== lastResult) {
+    setAnswered(lastResult);
+    setFieldKey(fieldKey + 1);
+  }
   const titleId = `${id}-title`;
   const descriptionId = `${id}-description`;
 
-  const focusInput = () => dialogRef.current?.querySelector<HTMLInputElement>(`#${CSS.escape(email.id)}`)?.focus();
+  const inputRef = useRef<HTMLInputElement>(null);
 
   // A visitor quick enough to open the popover before React took over keeps it open, as the modal.
   useHydrationLayoutEffect(() => {
     if (dialogRef.current?.matches(":popover-open")) onOpenChange(true);
   }, []);
 
-  useEffect(() => {
+  // A layout effect: it runs in the commit that changes the element. When that commit removes the open popover (the
+  // takeover), the modal is shown and the field focused again before the browser handles the next key press.
+  useHydrationLayoutEffect(() => {
     const dialog = dialogRef.current;
     if (!hydrated || !dialog) return;
     if (open && !dialog.open) {
       dialog.showModal();
-      focusInput();
+      inputRef.current?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
     }
-    // focusInput reads the current field id; it does not need to re-run the effect.
-  }, [open, hydrated]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  useEffect(() => onHydrated?.(), []); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [open, hydrated]);
 
   // Each answer is a new object (flashed by the action, read by the root loader's revalidation).
   useEffect(() => {
     if (!lastResult) return;
     if (lastResult.outcome === "subscribed") onOpenChange(false);
-    else if (dialogRef.current?.open) focusInput();
+    else if (dialogRef.current?.open) inputRef.current?.focus();
   }, [lastResult]); // eslint-disable-line react-hooks/exhaustive-deps
 
   return (
@@ -107,9 +115,8 @@ export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult
         </p>
         <Form
           method="post"
-          action={NEWSLETTER_ACTION}
-          id={form.id}
-          onSubmit={form.onSubmit}
+          action={action}
+          id={formId}
           replace
           preventScrollReset
           aria-busy={busy || undefined}
@@ -119,27 +126,27 @@ export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult
             <label htmlFor={email.id} className="block text-sm font-semibold text-ink">
               Email address
             </label>
-            {/* Wired by hand rather than with getInputProps: the same attributes, a smaller bundle. The key changes
-                when Conform resets the form, which gives an empty input. */}
+            {/* Uncontrolled: what the visitor types is the element's own state, never replaced by a render. */}
             <input
-              key={email.key}
+              key={fieldKey}
+              ref={inputRef}
               id={email.id}
               name={email.name}
-              form={form.id}
+              form={formId}
               type="email"
               required
               maxLength={EMAIL_MAX_LENGTH}
-              defaultValue={typeof email.initialValue === "string" ? email.initialValue : undefined}
-              aria-invalid={email.valid ? undefined : true}
-              aria-describedby={email.valid ? undefined : email.errorId}
+              defaultValue={email.initialValue}
+              aria-invalid={email.error ? true : undefined}
+              aria-describedby={email.error ? email.errorId : undefined}
               disabled={busy}
               autoComplete="email"
               placeholder="Enter your email address"
               className="mt-1 block w-full rounded-lg border border-edge-control px-4 py-3 text-base text-ink placeholder:text-ink-muted disabled:bg-surface-muted"
             />
-            {email.errors ? (
+            {email.error ? (
               <p id={email.errorId} className="mt-1 text-sm text-danger">
-                {email.errors[0]}
+                {email.error}
               </p>
             ) : null}
           </div>

@@ -2,7 +2,7 @@
 // nothing but a type, so the browser bundle can use the same texts (the offline fallback) without pulling in zod.
 import type { ToastView } from "~/utils/toast-view";
 
-/** The sign-up form's id: Conform's form id in the browser, and the key of its reply flashed by the action. */
+/** The sign-up form's name for Conform on the server: the key of its reply, flashed by the action and read by the page. */
 export const NEWSLETTER_FORM_ID = "newsletter";
 
 /** The dialog's element id: 'Get Updates' opens it (a popover target without JavaScript). */
@@ -11,7 +11,7 @@ export const NEWSLETTER_DIALOG_ID = "newsletter-dialog";
 /** Where the form posts: the index route's action. */
 export const NEWSLETTER_ACTION = "/?index";
 
-export const EMAIL_MAX_LENGTH = 255;
+export { EMAIL_MAX_LENGTH } from "~/newsletter/email-length";
 
 export const EMAIL_INVALID_MESSAGE = "Please enter a valid email address";
 export const EMAIL_TOO_LONG_MESSAGE = "Email is too long";

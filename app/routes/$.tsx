@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { StatusPage } from "~/components/status-page";
-import { logField, warnThrottled } from "~/utils/log.server";
+import { logField, logNotFound } from "~/utils/log.server";
 import type { loader as rootLoader } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { pathname } = new URL(request.url);
   // Quoted, escaped and cut: a hostile path cannot forge log lines or fill the disk.
-  warnThrottled(`404 Not Found: ${logField(pathname)}`);
+  logNotFound(`404 Not Found: ${logField(pathname)}`);
   throw new Response("Not Found", { status: 404 });
 }
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
 import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { startTransition, useEffect, useRef, useState } from "react";
 import { Footer } from "~/components/footer";
 import { Hero } from "~/components/hero";
 import { LatestPostCard } from "~/components/latest-post-card";
@@ -74,6 +74,9 @@ export default function Index() {
   const [dialogOpen, setDialogOpen] = useState(false);
   const openerRef = useRef<HTMLButtonElement>(null);
   const showToast = useShowToast();
+  // A transition: until its chunk has come (asked for by the click's pointerdown), the dialog is still the server's
+  // HTML, and React applies the update once it has hydrated it instead of rendering it again from scratch.
+  const openNewsletter = () => startTransition(() => setDialogOpen(true));
 
   useEffect(() => {
     if (isNoAnswer(actionData)) showToast(SOMETHING_WENT_WRONG_TOAST);
@@ -91,13 +94,14 @@ export default function Index() {
           daysLeft={days.daysLeft}
           latestPost={latestPost ? <LatestPostCard text={latestPost.text} profile={content.links.social} /> : null}
           newsletterDialogId={NEWSLETTER_DIALOG_ID}
-          onOpenNewsletter={hydrated ? () => setDialogOpen(true) : undefined}
+          onOpenNewsletter={hydrated ? openNewsletter : undefined}
           openerRef={openerRef}
         />
         <Showcase projects={projects} projectSummary={content.projectSummary} />
       </main>
       <NewsletterDialog
         id={NEWSLETTER_DIALOG_ID}
+        action={NEWSLETTER_ACTION}
         open={dialogOpen}
         onOpenChange={setDialogOpen}
         openerRef={openerRef}

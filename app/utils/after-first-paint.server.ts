@@ -31,15 +31,21 @@ const STATIC_IMPORT = /^import (?:\* as ([A-Za-z_$][\w$]*) from )?("[^"\n]+");$/
 
 /**
  * A promise that resolves once the browser reports the first contentful paint (a buffered entry when it is already
- * past). A browser without paint timing goes on after its next frame. Kept small: it is inline in every page.
+ * past). A browser without paint timing goes on after its next frame. The wait is bounded: a page that never gets the
+ * entry (a tab loaded in the background paints nothing until shown) or whose observer throws hydrates after
+ * FIRST_PAINT_LIMIT_MS all the same. Kept small: it is inline in every page.
  */
+export const FIRST_PAINT_LIMIT_MS = 3_000;
 export const WAIT_FOR_FIRST_PAINT =
   "new Promise((go) => {" +
+  `setTimeout(go, ${FIRST_PAINT_LIMIT_MS});` +
   'if (!(self.PerformanceObserver && (PerformanceObserver.supportedEntryTypes || []).includes("paint"))) ' +
   "return requestAnimationFrame(() => setTimeout(go));" +
+  "try {" +
   "new PerformanceObserver((list, observer) => {" +
   'if (list.getEntriesByName("first-contentful-paint").length) { observer.disconnect(); go(); }' +
   '}).observe({ type: "paint", buffered: true });' +
+  "} catch (error) { go(); }" +
   "})";
 
 /** Remix's bootstrap with its static imports turned into imports after the first paint, or null if it has none. */

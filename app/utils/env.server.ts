@@ -6,6 +6,14 @@ import { z } from "zod";
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
   z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), schema);
 
+/** Whether a URL points at this machine: localhost, 127.0.0.0/8 or ::1 (a local Supabase, a test's stub). */
+function isLoopbackUrl(url: string): boolean {
+  // Called after the URL check even when it failed (zod runs every refinement): a bad URL is not loopback.
+  if (!URL.canParse(url)) return false;
+  const host = new URL(url).hostname;
+  return host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 const integer = (min: number, max: number, fallback: number) =>
   optional(
     z
@@ -43,6 +51,11 @@ const envSchema = z
         .string()
         .url("must be a URL such as https://<project>.supabase.co")
         .refine((url) => /^https?:\/\//.test(url), "must start with https:// or http://")
+        // Plain HTTP crosses the network readable, and a proxy's redirect to HTTPS turned inserts into GETs.
+        .refine(
+          (url) => !url.startsWith("http://") || isLoopbackUrl(url),
+          "must start with https:// (http:// only for a loopback address such as http://127.0.0.1:54321)",
+        )
         .optional(),
     ),
     SUPABASE_ANON_KEY: optional(z.string().optional()),

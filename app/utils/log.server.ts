@@ -77,3 +77,60 @@ export function warnThrottled(line: string, kind: string = line) {
   if (!write) return;
   console.warn(suppressedBefore > 0 ? `${line} (${suppressedBefore} more like it held back)` : line);
 }
+
+export interface RateLimitedLogOptions {
+  /** Lines written per window; past that they are only counted. */
+  perWindow?: number;
+  windowMs?: number;
+  /** The one line that reports the lines held back in a window. */
+  summary: (heldBack: number, seconds: number) => string;
+  write?: (line: string) => void;
+  now?: () => number;
+}
+
+/**
+ * A log for one kind of line whose every copy differs (a 404 quotes its path): the first `perWindow` lines of a
+ * window are written as they come, the rest are counted and reported in one line when the window ends. A person's
+ * visit writes its few lines in full; a scan of random paths costs a dozen lines per window, not one per request.
+ */
+export function createRateLimitedLog({
+  perWindow = 10,
+  windowMs = 10_000,
+  summary,
+  write = console.warn,
+  now = Date.now,
+}: RateLimitedLogOptions): (line: string) => void {
+  let windowStart = -Infinity;
+  let written = 0;
+  let heldBack = 0;
+  let flush: NodeJS.Timeout | undefined;
+  const report = () => {
+    flush = undefined;
+    if (heldBack > 0) write(summary(heldBack, Math.round((now() - windowStart) / 1000)));
+    heldBack = 0;
+  };
+  return (line) => {
+    const at = now();
+    if (at - windowStart >= windowMs) {
+      if (flush) {
+        clearTimeout(flush);
+        report();
+      }
+      windowStart = at;
+      written = 0;
+    }
+    if (written < perWindow) {
+      written += 1;
+      write(line);
+      return;
+    }
+    heldBack += 1;
+    // The count is written when the window ends, even if the flood stops with it; the timer never holds the process.
+    flush ??= setTimeout(report, windowStart + windowMs - at).unref();
+  };
+}
+
+/** 404s: one line per missing path as a person meets them; a scan of thousands of paths writes a count instead. */
+export const logNotFound = createRateLimitedLog({
+  summary: (heldBack, seconds) => `${heldBack} more 404s in the last ${seconds} s`,
+});

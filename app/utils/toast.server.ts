@@ -3,6 +3,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { createToastUtilsWithCustomSession } from "remix-toast";
 import type { ShownToast, ToastView } from "~/utils/toast-view";
 import { isHttps, resourceHeaders } from "~/utils/security-headers.server";
+import { PRIVATE_CACHE_CONTROL } from "~/utils/private-response.server";
 import {
   FORM_REPLY_COOKIE_NAME,
   TOAST_COOKIE_NAME,
@@ -42,6 +43,8 @@ export async function redirectWithToast(
 ): Promise<Response> {
   // Remix sends an action's redirect as it is, past entry.server: it carries the resource headers itself.
   const headers = new Headers(resourceHeaders(isHttps(request)));
+  // Its cookies hold the toast and the typed address.
+  headers.set("Cache-Control", PRIVATE_CACHE_CONTROL);
   if (formReply) headers.append("Set-Cookie", await formReplyCookie.serialize(formReply));
   return toastUtils.redirectWithToast(url, toast, { status: 303, headers });
 }

@@ -1,5 +1,6 @@
 import { createServerSupabaseClient } from "~/utils/supabase.server";
 import { maskEmail } from "~/newsletter/mask-email.server";
+import { logField } from "~/utils/log.server";
 import { withinTimeBox } from "~/utils/time-box.server";
 import {
   describeCause,
@@ -31,18 +32,53 @@ export interface InsertResult {
   status: number;
 }
 
-/** Maps PostgREST's answer to an outcome: 2xx without error is success, 23505 a duplicate, anything else a failure. */
+/**
+ * Maps PostgREST's answer to an outcome: 201 without error is success, 23505 a duplicate, anything else a failure.
+ * Only 201 Created says the row was written: a 200 or 204 comes from something else in between (a proxy, a redirect
+ * answered as a GET, a captive portal) and the address may be nowhere.
+ */
 export function supabaseOutcome({ error, status }: InsertResult): SubscribeOutcome {
   if (error) return error.code === UNIQUE_VIOLATION ? "duplicate" : "failed";
-  return status >= 200 && status < 300 ? "subscribed" : "failed";
+  return status === 201 ? "subscribed" : "failed";
 }
 
 class TimeBoxError extends Error {
   override name = "TimeBoxError";
 }
 
+/** A write answered with something PostgREST never sends (a redirect): the message names what happened. */
+class UnexpectedAnswer extends Error {
+  override name = "UnexpectedAnswer";
+}
+
+/**
+ * fetch for writes, which never follows a redirect: fetch would repeat a 301 or 302 as a GET, whose `200 []` looked
+ * like a stored row while nothing was stored. The redirect fails the call instead, saying where it pointed (an
+ * `http://` SUPABASE_URL behind an HTTPS redirect, a proxy in between), so the owner can fix the setting.
+ */
+export const fetchWithoutRedirects: typeof fetch = async (input, init) => {
+  const response = await fetch(input, { ...init, redirect: "manual" });
+  if (response.status < 300 || response.status > 399) return response;
+  await response.body?.cancel().catch(() => {});
+  const location = response.headers.get("location");
+  throw new UnexpectedAnswer(
+    location === null
+      ? `SUPABASE_URL answered HTTP ${response.status} without a Location`
+      : `SUPABASE_URL redirects to ${logField(location)} (HTTP ${response.status})`,
+  );
+};
+
+/** Why an insert that PostgREST did not refuse still counts as failed, for its one log line. */
+function describeFailedInsert({ error, status }: InsertResult): string {
+  // Status 0: the call itself failed (refused, aborted, a redirect); the message says how.
+  const http = status === 0 ? "" : ` (HTTP ${status}${error?.code ? ` ${String(error.code)}` : ""})`;
+  if (error) return `${http}${error.message ? `: ${describeCause(error.message)}` : ""}`;
+  return `${http}: expected 201 Created from PostgREST, so the row may not be stored`;
+}
+
 export function createSupabaseStore({ url, anonKey, timeoutMs = SUPABASE_TIMEOUT_MS }: SupabaseStoreOptions) {
-  const client = createServerSupabaseClient(url, anonKey);
+  // Every call of this store writes (the insert, the unsubscribe function).
+  const client = createServerSupabaseClient(url, anonKey, fetchWithoutRedirects);
 
   const store: SubscriberStore & { kind: "supabase" } = {
     kind: "supabase",
@@ -56,11 +92,7 @@ export function createSupabaseStore({ url, anonKey, timeoutMs = SUPABASE_TIMEOUT
         });
         const outcome = supabaseOutcome(result);
         if (outcome === "failed") {
-          const code = result.error?.code ? ` ${String(result.error.code)}` : "";
-          const message = result.error?.message ? `: ${describeCause(result.error.message)}` : "";
-          console.error(
-            `Newsletter: Supabase insert for ${maskEmail(email)} failed (HTTP ${result.status}${code})${message}`,
-          );
+          console.error(`Newsletter: Supabase insert for ${maskEmail(email)} failed${describeFailedInsert(result)}`);
         }
         return outcome;
       } catch (error) {
