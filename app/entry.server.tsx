@@ -4,8 +4,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { logField, warnThrottled } from "~/utils/log.server";
 import { NonceContext } from "~/utils/nonce";
-import { withoutPreloadedChunks } from "~/utils/preload-hints.server";
-import { scriptsAfterFirstPaint } from "~/utils/after-first-paint.server";
+import { contextToRender, documentToSend } from "~/perf/switch.server";
 import { type ScriptPolicy, createNonce, inlineScriptHashes, securityHeaders } from "~/utils/security-headers.server";
 
 const RENDER_TIMEOUT_MS = 5_000;
@@ -22,20 +21,19 @@ export default async function handleRequest(
   const shared = loadContext.sharedPage === true;
   const nonce = shared ? undefined : createNonce();
   // The whole document is rendered before it is sent: the page has no deferred data, so visitors with and without
-  // JavaScript get the same complete HTML.
+  // JavaScript get the same complete HTML; the cached page's CSP lists the hashes of the inline scripts of that whole
+  // HTML, and app/perf/ rewrites Remix's bootstrap in it.
   const rendered = await renderDocument(
     <NonceContext.Provider value={nonce}>
       <RemixServer
-        context={withoutPreloadedChunks(remixContext)}
+        context={contextToRender(remixContext)}
         url={request.url}
         abortDelay={RENDER_TIMEOUT_MS}
         nonce={nonce}
       />
     </NonceContext.Provider>,
   );
-  // Production only: the development build's React compares attributes while hydrating and would report the inert
-  // preload links; nothing is measured there.
-  const html = process.env.NODE_ENV === "production" ? scriptsAfterFirstPaint(rendered) : rendered;
+  const html = documentToSend(rendered);
   const scripts: ScriptPolicy = nonce ? { nonce } : { inlineScriptHashes: inlineScriptHashes(html) };
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "no-cache");
