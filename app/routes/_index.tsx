@@ -8,9 +8,9 @@ import { LatestPostCard } from "~/components/latest-post-card";
 import { NewsletterDialog } from "~/components/lazy-newsletter-dialog";
 import { Showcase } from "~/components/showcase";
 import { useShowToast } from "~/components/toast";
-import { challenge, projects, siteContent } from "~/content/site";
+import { projects, siteContent } from "~/content/site";
 import { getLatestPost } from "~/latest-post/latest-post.server";
-import { challengeDays } from "~/utils/days.server";
+import { challengeToday } from "~/utils/today.server";
 import { jsonForScript, profilePage } from "~/sharing/structured-data.server";
 import {
   NEWSLETTER_ACTION,
@@ -25,7 +25,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 import type { loader as rootLoader } from "~/root";
 
 export async function loader(_args: LoaderFunctionArgs) {
-  const days = challengeDays(new Date(), challenge);
+  const { days } = challengeToday();
   const latestPost = await getLatestPost();
   // Serialized here, on the server: the page only places the text (see Index).
   const structuredData = jsonForScript(profilePage(siteContent));

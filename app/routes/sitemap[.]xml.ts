@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { challenge, owner } from "~/content/site";
+import { owner } from "~/content/site";
 import { env } from "~/utils/env.server";
-import { localDateAt } from "~/utils/days.server";
+import { challengeToday } from "~/utils/today.server";
 import { sitemapXml } from "~/sharing/sitemap.server";
 import { isHttps, resourceHeaders } from "~/utils/security-headers.server";
 
@@ -17,7 +17,7 @@ export function loader({ request }: LoaderFunctionArgs) {
     });
   }
   // The page changes every Brussels day (its day counter): that is its last modification.
-  const lastModified = localDateAt(new Date(), challenge.timeZone).toString();
+  const lastModified = challengeToday().days.today;
   return new Response(sitemapXml([{ url: new URL("/", owner.siteUrl).toString(), lastModified }]), {
     headers: { ...headers, "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" },
   });
