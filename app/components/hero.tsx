@@ -2,6 +2,7 @@ import type { ReactNode, Ref } from "react";
 import { ExternalLink } from "~/components/external-link";
 import { StatTile } from "~/components/stat-tile";
 import type { SiteContent } from "~/content/site";
+import { ACCENT_BUTTON } from "~/components/button-style";
 
 export interface HeroProps {
   content: Pick<SiteContent, "owner" | "links" | "heroCopy" | "challenge">;
@@ -77,7 +78,7 @@ export function Hero({
             popovertarget={onOpenNewsletter ? undefined : newsletterDialogId}
             aria-haspopup={onOpenNewsletter ? "dialog" : undefined}
             onClick={onOpenNewsletter}
-            className="inline-flex min-h-11 items-center justify-center rounded-full bg-accent px-6 py-3 font-semibold text-white shadow transition hover:bg-accent-hover"
+            className={ACCENT_BUTTON}
           >
             Get Updates
           </button>

@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { StatusPage } from "~/components/status-page";
 import type { loader as rootLoader } from "~/root";
 import { tokenOf, unsubscribeAction } from "~/newsletter/unsubscribe.server";
+import { ACCENT_BUTTON } from "~/components/button-style";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The token stays in the URL, where the link from the e-mail put it; the page only needs to know there is one.
@@ -53,11 +54,7 @@ export default function Unsubscribe() {
       {canPost ? (
         <Form method="post" action={`/unsubscribe?token=${token}`} className="mt-8">
           <input type="hidden" name="token" value={token} />
-          <button
-            type="submit"
-            disabled={busy}
-            className="inline-flex min-h-11 items-center rounded-full bg-accent px-6 py-3 font-semibold text-white shadow hover:bg-accent-hover disabled:cursor-wait disabled:bg-accent-muted"
-          >
+          <button type="submit" disabled={busy} className={ACCENT_BUTTON}>
             {busy ? "Unsubscribing..." : "Unsubscribe"}
           </button>
         </Form>
