@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { logField, warnThrottled } from "~/utils/log.server";
 import { NonceContext } from "~/utils/nonce";
 import { contextToRender, documentToSend } from "~/perf/switch.server";
+import { RENDERED_KEY_HEADER, renderedHomePageKey } from "~/server-build/home-page-key.server";
 import { type ScriptPolicy, createNonce, inlineScriptHashes, securityHeaders } from "~/utils/security-headers.server";
 
 const RENDER_TIMEOUT_MS = 5_000;
@@ -38,6 +39,9 @@ export default async function handleRequest(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "no-cache");
   for (const [name, value] of Object.entries(securityHeaders(scripts, request))) responseHeaders.set(name, value);
+  // A render for the page cache says which (date, latest post) its page shows: the key comes from the render itself.
+  const key = shared ? renderedHomePageKey(remixContext) : null;
+  if (key !== null) responseHeaders.set(RENDERED_KEY_HEADER, key);
   return new Response(html, { status: responseStatusCode, headers: responseHeaders });
 }
 
