@@ -45,6 +45,9 @@ export interface StubIo {
   hang(response: ServerResponse): void;
 }
 
+/** One service behind the gateway, for the resource or function named in the path. */
+type Service = (data: StubData, io: StubIo, response: ServerResponse, request: RecordedRequest, name: string) => void;
+
 /** Puts an address in the "table" with a fresh unsubscribe token. */
 export function storeEmail(data: StubData, email: string): void {
   data.stored.set(email.toLowerCase(), email);
@@ -112,13 +115,7 @@ function handleInsert(data: StubData, io: StubIo, response: ServerResponse, requ
 }
 
 /** PostgREST's table endpoint: only the newsletter table, and only inserts (anon has no other grant). */
-export function handleRest(
-  data: StubData,
-  io: StubIo,
-  response: ServerResponse,
-  request: RecordedRequest,
-  resource: string,
-): void {
+export const handleRest: Service = (data, io, response, request, resource) => {
   if (rejectKey(data, io, response, request)) return;
   if (resource !== TABLE) {
     return io.send(
@@ -129,20 +126,14 @@ export function handleRest(
   // No select/update/delete grant for anon: the list can never be read back.
   if (request.method !== "POST") return io.send(response, PERMISSION_DENIED);
   handleInsert(data, io, response, request);
-}
+};
 
 /**
  * POST /rest/v1/rpc/unsubscribe_newsletter {"token": …}: deletes the row holding the token and answers whether it
  * did (`true` or `false`, as PostgREST sends a boolean function's result). The insert behaviour's errors and hangs
  * apply here too: both are PostgREST.
  */
-export function handleRpc(
-  data: StubData,
-  io: StubIo,
-  response: ServerResponse,
-  request: RecordedRequest,
-  name: string,
-): void {
+export const handleRpc: Service = (data, io, response, request, name) => {
   if (rejectKey(data, io, response, request)) return;
   if (name !== UNSUBSCRIBE_FUNCTION || request.method !== "POST") {
     const message = `Could not find the function public.${name} without parameters in the schema cache`;
@@ -169,16 +160,10 @@ export function handleRpc(
     }
   }
   io.send(response, json(200, removed), behaviour.kind === "store" ? behaviour.delayMs : undefined);
-}
+};
 
 /** The edge functions: deployed with JWT verification (the default), so they need a valid Bearer token. */
-export function handleFunctions(
-  data: StubData,
-  io: StubIo,
-  response: ServerResponse,
-  request: RecordedRequest,
-  name: string,
-): void {
+export const handleFunctions: Service = (data, io, response, request, name) => {
   const authorization = request.headers.authorization;
   if (authorization === undefined) {
     return io.send(response, json(401, { code: 401, message: "Missing authorization header" }));
@@ -207,4 +192,4 @@ export function handleFunctions(
     case "non-json":
       return io.send(response, nonJsonReply(behaviour), delay);
   }
-}
+};

@@ -39,20 +39,22 @@ import {
 export * from "./stub-supabase-types.ts";
 export { parseFunctionBehaviour, parseInsertBehaviour } from "./stub-supabase-behaviours.ts";
 
+/** A stub that has seen nothing, holds no address and answers as the real services do. */
+const emptyData = (): Omit<StubData, "anonKey"> => ({
+  requests: [],
+  inserts: [],
+  insertCalls: 0,
+  functionCalls: 0,
+  unsubscribeCalls: 0,
+  stored: new Map(),
+  tokens: new Map(),
+  insertBehaviour: DEFAULT_INSERT_BEHAVIOUR,
+  functionBehaviour: DEFAULT_FUNCTION_BEHAVIOUR,
+});
+
 export async function startStubSupabase(options: StubOptions = {}): Promise<StubSupabase> {
   const host = options.host ?? "127.0.0.1";
-  const data: StubData = {
-    anonKey: options.anonKey ?? FAKE_ANON_KEY,
-    requests: [],
-    inserts: [],
-    insertCalls: 0,
-    functionCalls: 0,
-    unsubscribeCalls: 0,
-    stored: new Map(),
-    tokens: new Map(),
-    insertBehaviour: DEFAULT_INSERT_BEHAVIOUR,
-    functionBehaviour: DEFAULT_FUNCTION_BEHAVIOUR,
-  };
+  const data: StubData = { anonKey: options.anonKey ?? FAKE_ANON_KEY, ...emptyData() };
   const hung = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
 
@@ -99,17 +101,7 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
   }
 
   function reset(): void {
-    Object.assign(data, {
-      requests: [],
-      inserts: [],
-      insertCalls: 0,
-      functionCalls: 0,
-      unsubscribeCalls: 0,
-      stored: new Map(),
-      tokens: new Map(),
-      insertBehaviour: DEFAULT_INSERT_BEHAVIOUR,
-      functionBehaviour: DEFAULT_FUNCTION_BEHAVIOUR,
-    });
+    Object.assign(data, emptyData());
     dropPending();
   }
 
