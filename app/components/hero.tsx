@@ -2,7 +2,6 @@ import type { ReactNode, Ref } from "react";
 import { ExternalLink } from "~/components/external-link";
 import { StatTile } from "~/components/stat-tile";
 import type { SiteContent } from "~/content/site";
-import { ACCENT_BUTTON } from "~/components/button-style";
 
 export interface HeroProps {
   content: Pick<SiteContent, "owner" | "links" | "heroCopy" | "challenge">;
@@ -78,7 +77,7 @@ export function Hero({
             popovertarget={onOpenNewsletter ? undefined : newsletterDialogId}
             aria-haspopup={onOpenNewsletter ? "dialog" : undefined}
             onClick={onOpenNewsletter}
-            className={ACCENT_BUTTON}
+            className="btn-accent"
           >
             Get Updates
           </button>

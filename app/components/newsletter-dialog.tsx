@@ -4,7 +4,6 @@ import { useEffect, useLayoutEffect, useRef, type RefObject } from "react";
 import { TOAST_HOST_CLASS, useToastHost } from "~/components/toast";
 import { EMAIL_MAX_LENGTH, NEWSLETTER_ACTION, NEWSLETTER_FORM_ID } from "~/newsletter/messages";
 import { useHydrated } from "~/utils/use-hydrated";
-import { ACCENT_BUTTON_WIDE } from "~/components/button-style";
 
 // Layout effects run in the browser only; on the server React would warn that it cannot run them (development).
 const useHydrationLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
@@ -151,7 +150,7 @@ export function NewsletterDialog({ id, open, onOpenChange, openerRef, lastResult
             <label htmlFor={`${id}-website`}>Leave this field empty</label>
             <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" />
           </div>
-          <button type="submit" disabled={busy} className={ACCENT_BUTTON_WIDE}>
+          <button type="submit" disabled={busy} className="btn-accent w-full rounded-lg">
             {busy ? "Subscribing..." : "Get Early Access"}
           </button>
         </Form>

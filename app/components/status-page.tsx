@@ -1,6 +1,5 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ACCENT_BUTTON } from "~/components/button-style";
 
 interface StatusPageProps {
   heading: ReactNode;
@@ -37,7 +36,7 @@ export function StatusPage({
       <Link
         to="/"
         reloadDocument={reloadHome}
-        className={notFound ? `mt-8 ${ACCENT_BUTTON}` : "mt-8 font-semibold text-link underline underline-offset-4"}
+        className={notFound ? "btn-accent mt-8" : "mt-8 font-semibold text-link underline underline-offset-4"}
       >
         Return to Home
       </Link>

@@ -4,7 +4,6 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { StatusPage } from "~/components/status-page";
 import type { loader as rootLoader } from "~/root";
 import { tokenOf, unsubscribeAction } from "~/newsletter/unsubscribe.server";
-import { ACCENT_BUTTON } from "~/components/button-style";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The token stays in the URL, where the link from the e-mail put it; the page only needs to know there is one.
@@ -54,7 +53,7 @@ export default function Unsubscribe() {
       {canPost ? (
         <Form method="post" action={`/unsubscribe?token=${token}`} className="mt-8">
           <input type="hidden" name="token" value={token} />
-          <button type="submit" disabled={busy} className={ACCENT_BUTTON}>
+          <button type="submit" disabled={busy} className="btn-accent">
             {busy ? "Unsubscribing..." : "Unsubscribe"}
           </button>
         </Form>
