@@ -14,7 +14,7 @@ import {
   type Reply,
 } from "./stub-supabase-replies.ts";
 import {
-  DEFAULT_TWEET_TEXT,
+  DEFAULT_LATEST_POST_TEXT,
   type FunctionBehaviour,
   FUNCTION_NAME,
   type InsertBehaviour,
@@ -180,7 +180,7 @@ export const handleFunctions: Service = (data, io, response, request, name) => {
   const delay = behaviour.delayMs;
   switch (behaviour.kind) {
     case "text":
-      return io.send(response, json(200, { text: behaviour.text ?? DEFAULT_TWEET_TEXT }), delay);
+      return io.send(response, json(200, { text: behaviour.text ?? DEFAULT_LATEST_POST_TEXT }), delay);
     case "data-error":
       return io.send(response, json(200, { error: behaviour.error ?? "Failed to fetch tweet" }), delay);
     case "json":

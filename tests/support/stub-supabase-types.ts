@@ -5,7 +5,7 @@ export const TABLE = "newsletter_subscribers";
 export const FUNCTION_NAME = "get-latest-tweet";
 /** The database function of the unsubscribe migration, called as PostgREST's POST /rest/v1/rpc/<name>. */
 export const UNSUBSCRIBE_FUNCTION = "unsubscribe_newsletter";
-export const DEFAULT_TWEET_TEXT = "Day one of the challenge: shipping small things, learning in public.";
+export const DEFAULT_LATEST_POST_TEXT = "Day one of the challenge: shipping small things, learning in public.";
 export const UNIQUE_INDEX = "newsletter_subscribers_email_lower_key";
 export const CHECK_CONSTRAINT = "newsletter_subscribers_email_check";
 export const MAX_EMAIL_LENGTH = 255;
