@@ -6,8 +6,8 @@ import { logField, warnThrottled } from "~/utils/log.server";
 import { NonceContext } from "~/utils/nonce";
 import { carriesVisitorData, PRIVATE_CACHE_CONTROL } from "~/utils/private-response.server";
 import { FLASH_COOKIE_NAMES } from "~/utils/toast.server";
-import { withoutPreloadedChunks } from "~/utils/preload-hints.server";
-import { scriptsAfterFirstPaint } from "~/utils/after-first-paint.server";
+import { contextToRender, documentToSend } from "~/perf/switch.server";
+import { RENDERED_KEY_HEADER, renderedHomePageKey } from "~/server-build/home-page-key.server";
 import { type ScriptPolicy, createNonce, inlineScriptHashes, securityHeaders } from "~/utils/security-headers.server";
 
 const RENDER_TIMEOUT_MS = 5_000;
@@ -24,20 +24,19 @@ export default async function handleRequest(
   const shared = loadContext.sharedPage === true;
   const nonce = shared ? undefined : createNonce();
   // The whole document is rendered before it is sent: the page has no deferred data, so visitors with and without
-  // JavaScript get the same complete HTML.
+  // JavaScript get the same complete HTML; the cached page's CSP lists the hashes of the inline scripts of that whole
+  // HTML, and app/perf/ rewrites Remix's bootstrap in it.
   const rendered = await renderDocument(
     <NonceContext.Provider value={nonce}>
       <RemixServer
-        context={withoutPreloadedChunks(remixContext)}
+        context={contextToRender(remixContext)}
         url={request.url}
         abortDelay={RENDER_TIMEOUT_MS}
         nonce={nonce}
       />
     </NonceContext.Provider>,
   );
-  // Production only: the development build's React compares attributes while hydrating and would report the inert
-  // preload links; nothing is measured there.
-  const html = process.env.NODE_ENV === "production" ? scriptsAfterFirstPaint(rendered) : rendered;
+  const html = documentToSend(rendered);
   const scripts: ScriptPolicy = nonce ? { nonce } : { inlineScriptHashes: inlineScriptHashes(html) };
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   if (carriesVisitorData(request, responseHeaders, remixContext, FLASH_COOKIE_NAMES)) {
@@ -46,6 +45,9 @@ export default async function handleRequest(
     responseHeaders.set("Cache-Control", "no-cache");
   }
   for (const [name, value] of Object.entries(securityHeaders(scripts, request))) responseHeaders.set(name, value);
+  // A render for the page cache says which (date, latest post) its page shows: the key comes from the render itself.
+  const key = shared ? renderedHomePageKey(remixContext) : null;
+  if (key !== null) responseHeaders.set(RENDERED_KEY_HEADER, key);
   return new Response(html, { status: responseStatusCode, headers: responseHeaders });
 }
 

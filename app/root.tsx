@@ -4,7 +4,9 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Links, LiveReload, Meta, Outlet, Scripts, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { StatusPage } from "~/components/status-page";
-import { TOAST_REGION_ID, ToastProvider, ToastRegion } from "~/components/toast";
+import { ToastProvider, ToastRegion } from "~/components/toast";
+import { perfTweaksOn } from "~/perf/switch.server";
+import { WholeDocumentFirst } from "~/perf/whole-document-first";
 import { documentMetaAt } from "~/sharing/document-meta.server";
 import { isNoAnswer } from "~/newsletter/no-answer";
 import { useNonce } from "~/utils/nonce";
@@ -12,10 +14,10 @@ import { useHydrated } from "~/utils/use-hydrated";
 import stylesheet from "~/tailwind.css";
 import { readFlash } from "~/utils/toast.server";
 
-/** What the last form post flashed: the toast to show, and the form's reply for Conform. */
+/** What the last form post flashed: the toast to show, and the form's reply for Conform; whether app/perf/ is on. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers, ...flash } = await readFlash(request);
-  return data({ flash, meta: documentMetaAt(new Date()) }, { headers });
+  return data({ flash, meta: documentMetaAt(new Date()), perfTweaks: perfTweaksOn }, { headers });
 }
 
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
@@ -53,10 +55,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#1e1a4d" media="(prefers-color-scheme: dark)" />
         <Meta />
         <Links />
-        {/* No first paint of half a page: a slow connection or a busy browser could otherwise paint what it has parsed
-            so far, and a row centred on its content (the hero's buttons) would jump when the rest arrives. The
-            document is one small, cached response, so waiting for its end costs next to nothing. */}
-        <link rel="expect" href={`#${TOAST_REGION_ID}`} blocking="render" />
+        {/* From the loader data, so the browser renders the same head when it hydrates; on unless switched off. */}
+        {data?.perfTweaks === false ? null : <WholeDocumentFirst />}
       </head>
       <body className="min-h-screen bg-page font-sans text-ink antialiased">
         <ToastProvider flashed={data?.flash.toast ?? null}>

@@ -23,7 +23,7 @@ export async function measureBytes(base) {
   const html = await (await fetch(`${base}/`, { headers: { "accept-encoding": "identity" } })).text();
   const scripts = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((match) => match[1] ?? "");
   const preloads = [...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1] ?? "");
-  // Not every module is preloaded (app/utils/preload-hints.server.ts): follow the imports from Remix's inline bootstrap
+  // Not every module is preloaded (app/perf/preload-hints.server.ts): follow the imports from Remix's inline bootstrap
   // (static ones and its import() of the entry) through the static imports of each module. A module's own import()
   // (the newsletter dialog's chunk) is fetched on demand, not with the page, and is not counted.
   const inlineModules = [...html.matchAll(/<script[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/g)].map(

@@ -13,6 +13,7 @@ import { lighthouseRuns } from "./lighthouse.mjs";
 import * as options from "./options.mjs";
 import { measureBytes } from "./page-bytes.mjs";
 import { measureSocialCard, pageCacheActive } from "./page-checks.mjs";
+import { measureWithPerfOff } from "./perf-off.mjs";
 import { startProductionServer } from "./production-server.mjs";
 import { answers, startProcess, stopProcess } from "./processes.mjs";
 import { startReferencePages } from "./reference-pages.mjs";
@@ -148,6 +149,12 @@ async function main() {
     };
   }
   await stopProcess(app.child);
+  /** @type {any} */
+  let perfTweaksOff = null;
+  if (options.PERF_OFF_PASS) {
+    console.log(`lighthouse with PERF_TWEAKS=off (app/perf/ switched off; ${LIGHTHOUSE_RUNS} runs)`);
+    perfTweaksOff = await measureWithPerfOff(supabase);
+  }
   await stopProcess(stub.child);
 
   const results = {
@@ -165,12 +172,19 @@ async function main() {
     bytes,
     lighthouse,
     ...serverSections,
+    perfTweaksOff,
   };
   writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
   const { markdown, missed } = goalsTable(results);
   console.log(`\n${markdown}\n\nEvery Lighthouse run (simulated throttling):\n\n${runsTable(results)}`);
   if (lighthouse.references.length) {
     console.log(`\nReference pages, quiet, loopback (not gated):\n\n${referenceTable(results)}`);
+  }
+  if (perfTweaksOff) {
+    const { js } = perfTweaksOff.bytes;
+    console.log(
+      `\nThe same page with PERF_TWEAKS=off (not gated; JS ${js.files} files):\n\n${runsTable(perfTweaksOff)}`,
+    );
   }
   console.log("\nWritten to bench/results.json");
   if (missed.length) {

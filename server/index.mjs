@@ -156,6 +156,7 @@ const homePage = development
       build,
       mode: env.NODE_ENV,
       homePageCacheKey: build.homePageCacheKey,
+      renderedKeyHeader: build.renderedKeyHeader,
       flashCookieNames: build.flashCookieNames,
       isHttps,
       matchesEtag: build.matchesEtag,

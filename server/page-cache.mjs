@@ -4,6 +4,8 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { createRequestHandler } from "@remix-run/node";
+import { parse as parseCookies } from "cookie";
+import Negotiator from "negotiator";
 import { isHomePageTarget } from "./tracking-query.mjs";
 
 /** @typedef {"br" | "gzip" | "identity"} Encoding */
@@ -29,6 +31,7 @@ const HSTS = "strict-transport-security";
  *   build: import("@remix-run/node").ServerBuild,
  *   mode: string,
  *   homePageCacheKey: (now: Date) => string | null,
+ *   renderedKeyHeader: string,
  *   flashCookieNames: string[],
  *   isHttps: (req: import("node:http").IncomingMessage) => boolean,
  *   matchesEtag: (ifNoneMatch: string | string[] | undefined, etag: string) => boolean,
@@ -41,6 +44,7 @@ export function createHomePageCache({
   build,
   mode,
   homePageCacheKey,
+  renderedKeyHeader,
   flashCookieNames,
   isHttps,
   matchesEtag,
@@ -48,6 +52,7 @@ export function createHomePageCache({
   reportFault,
 }) {
   const render = createRequestHandler(build, mode);
+  const dropped = new Set([...DROPPED_HEADERS, renderedKeyHeader]);
   /** @type {Entry | null} Only the current key's entry is kept: the cache never grows. */
   let entry = null;
   /** @type {{ key: string, promise: Promise<Entry | null> } | null} One render per key, however many wait for it. */
@@ -79,19 +84,20 @@ export function createHomePageCache({
       sharedPage: true,
     });
     const body = Buffer.from(await response.arrayBuffer());
-    if (response.status !== 200 || response.headers.has("set-cookie")) {
+    // The key of what was rendered, from the render itself (the date and the latest post its loader used).
+    const rendered = response.headers.get(renderedKeyHeader);
+    if (response.status !== 200 || response.headers.has("set-cookie") || rendered === null) {
       uncacheableKey = key;
+      const why = response.headers.has("set-cookie") ? " with a cookie" : rendered === null ? " without its key" : "";
       console.warn(
-        `Home page cache: the anonymous render answered ${response.status}` +
-          `${response.headers.has("set-cookie") ? " with a cookie" : ""}; not caching it until the page changes.`,
+        `Home page cache: the anonymous render answered ${response.status}${why}; not caching it until the page changes.`,
       );
       return null;
     }
-    // The date or the latest post changed while rendering: this HTML may belong to neither key.
-    if (homePageCacheKey(new Date()) !== key) return null;
-    const page = createEntry(key, response.headers, body);
+    const page = createEntry(decodeURIComponent(rendered), response.headers, body, dropped);
     entry = page;
-    return page;
+    // The date or the latest post changed while rendering: the page is kept for its own key, not sent for this one.
+    return page.key === key ? page : null;
   }
 
   /**
@@ -139,8 +145,11 @@ export function createHomePageCache({
   };
 }
 
-/** @param {string} key @param {Headers} rendered @param {Buffer} identity @returns {Entry} */
-function createEntry(key, rendered, identity) {
+/**
+ * @param {string} key @param {Headers} rendered @param {Buffer} identity
+ * @param {Set<string>} dropped the render's headers that are not the page's @returns {Entry}
+ */
+function createEntry(key, rendered, identity, dropped) {
   /** @type {Record<Encoding, Buffer>} */
   const bodies = {
     identity,
@@ -156,7 +165,7 @@ function createEntry(key, rendered, identity) {
   const hash = createHash("sha256").update(identity).digest("base64url").slice(0, 27);
   /** @type {HeaderSet} */
   const common = {};
-  for (const [name, value] of rendered) if (!DROPPED_HEADERS.has(name)) common[name] = value;
+  for (const [name, value] of rendered) if (!dropped.has(name)) common[name] = value;
   common.vary = "Accept-Encoding";
 
   /** @type {Partial<Entry["etags"]>} */
@@ -188,31 +197,16 @@ function createEntry(key, rendered, identity) {
  */
 export function negotiateEncoding(header) {
   if (!header) return "identity";
-  /** @type {Record<string, number>} */
-  const quality = {};
-  for (const part of header.split(",")) {
-    const [name = "", ...params] = part.split(";").map((piece) => piece.trim().toLowerCase());
-    let q = 1;
-    for (const param of params) {
-      const match = /^q=([01](?:\.\d{0,3})?)$/.exec(param);
-      if (match) q = Number(match[1]);
-    }
-    if (name) quality[name] = q;
-  }
-  const star = quality["*"] ?? 0;
-  const br = quality.br ?? star;
-  const gzip = quality.gzip ?? star;
-  if (br > 0 && br >= gzip) return "br";
-  if (gzip > 0) return "gzip";
-  return "identity";
+  const negotiator = new Negotiator({ headers: { "accept-encoding": header } });
+  // Equal weights go to our preference, br before gzip, whatever their order in the header (negotiator 0.6.4 takes
+  // that preference as a second argument; its type definitions do not list it yet).
+  const encodings = /** @type {(available: string[], preferred: string[]) => string[]} */ (negotiator.encodings);
+  const [best] = encodings.call(negotiator, [...ENCODINGS], ["br", "gzip"]);
+  return /** @type {Encoding | undefined} */ (best) ?? "identity";
 }
 
 /** @param {import("node:http").IncomingMessage} req @param {string} name */
 function hasCookie(req, name) {
   const header = req.headers.cookie;
-  if (!header) return false;
-  return header.split(";").some((pair) => {
-    const eq = pair.indexOf("=");
-    return (eq === -1 ? pair : pair.slice(0, eq)).trim() === name;
-  });
+  return header ? parseCookies(header)[name] !== undefined : false;
 }

@@ -77,7 +77,7 @@ export function Hero({
             popovertarget={onOpenNewsletter ? undefined : newsletterDialogId}
             aria-haspopup={onOpenNewsletter ? "dialog" : undefined}
             onClick={onOpenNewsletter}
-            className="inline-flex min-h-11 items-center justify-center rounded-full bg-accent px-6 py-3 font-semibold text-white shadow transition hover:bg-accent-hover"
+            className="btn-accent"
           >
             Get Updates
           </button>

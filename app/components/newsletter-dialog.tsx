@@ -157,11 +157,7 @@ export function NewsletterDialog({ id, action, open, onOpenChange, openerRef, la
             <label htmlFor={`${id}-website`}>Leave this field empty</label>
             <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" />
           </div>
-          <button
-            type="submit"
-            disabled={busy}
-            className="inline-flex min-h-11 w-full items-center justify-center rounded-lg bg-accent px-6 py-3 font-semibold text-white shadow transition hover:bg-accent-hover disabled:cursor-wait disabled:bg-accent-muted"
-          >
+          <button type="submit" disabled={busy} className="btn-accent w-full rounded-lg">
             {busy ? "Subscribing..." : "Get Early Access"}
           </button>
         </Form>

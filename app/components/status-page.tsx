@@ -36,11 +36,7 @@ export function StatusPage({
       <Link
         to="/"
         reloadDocument={reloadHome}
-        className={
-          notFound
-            ? "mt-8 inline-flex min-h-11 items-center rounded-full bg-accent px-6 py-3 font-semibold text-white shadow hover:bg-accent-hover"
-            : "mt-8 font-semibold text-link underline underline-offset-4"
-        }
+        className={notFound ? "btn-accent mt-8" : "mt-8 font-semibold text-link underline underline-offset-4"}
       >
         Return to Home
       </Link>

@@ -68,10 +68,10 @@ export function useToastHost(): (element: HTMLElement | null) => void {
 export const TOAST_HOST_CLASS =
   "pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end";
 
-/** The page's toast region; the toast moves into the open dialog's host while there is one. */
-/** The last element of every page's body: the document's head waits for it before the first paint (root.tsx). */
+/** The last element of every page's body: the document's head waits for it before the first paint (app/perf/). */
 export const TOAST_REGION_ID = "toast-region";
 
+/** The page's toast region; the toast moves into the open dialog's host while there is one. */
 export function ToastRegion() {
   const { toast, dismiss, host } = useToastContext();
   const item = toast ? <Toast key={toast.id} toast={toast} onDismiss={() => dismiss(toast.id)} /> : null;

@@ -1,7 +1,7 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { createServerSupabaseClient } from "~/utils/supabase.server";
 import { env } from "~/utils/env.server";
-import { oneLine, truncate } from "~/utils/log.server";
+import { describeError, describeValue, oneLine, truncate } from "~/utils/log.server";
 import { createSwrCache, type SwrCache } from "~/latest-post/swr-cache.server";
 import { withinTimeBox } from "~/utils/time-box.server";
 
@@ -115,23 +115,6 @@ function isAbort(error: unknown): boolean {
 
 function timedOut(timeoutMs: number): string {
   return `no answer within ${timeoutMs} ms`;
-}
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return describeValue(error);
-  const cause = error.cause instanceof Error ? ` (${describeError(error.cause)})` : "";
-  const code = (error as { code?: unknown }).code;
-  const withCode = typeof code === "string" && !error.message.includes(code) ? ` [${code}]` : "";
-  return `${error.name}: ${error.message}${withCode}${cause}`;
-}
-
-function describeValue(value: unknown): string {
-  if (value === undefined) return "missing";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `a string of ${value.length} characters`;
-  if (typeof value === "object") return "an object";
-  return `a ${typeof value} (${String(value)})`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -5,7 +5,7 @@ import { newestFirst } from "~/newsletter/backup-plan.server";
 import { type RawBackup, readInChild } from "~/newsletter/backups-reader.server";
 import { showValue } from "~/newsletter/backups-rows.server";
 import type { BackupRow } from "~/newsletter/stores/sqlite.server";
-import { describeCause } from "~/newsletter/stores/types.server";
+import { describeCause } from "~/utils/log.server";
 
 /** The names in a folder; none when it does not exist. */
 export const folderNames = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);

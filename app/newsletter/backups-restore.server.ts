@@ -17,7 +17,7 @@ import {
 } from "~/newsletter/stores/sqlite.server";
 import { copyAtomically } from "~/newsletter/stores/sqlite/durable-files.server";
 import { writeFreshStore } from "~/newsletter/stores/sqlite/owner-ops.server";
-import { describeCause } from "~/newsletter/stores/types.server";
+import { describeCause } from "~/utils/log.server";
 
 export type RestoreReport =
   | {

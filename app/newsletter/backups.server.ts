@@ -15,7 +15,7 @@ import {
 import { folderEntries, folderNames } from "~/newsletter/backups-read.server";
 import type { SqliteStore } from "~/newsletter/stores/sqlite.server";
 import { freeBytesOn } from "~/newsletter/stores/sqlite/durable-files.server";
-import { describeCause } from "~/newsletter/stores/types.server";
+import { describeCause } from "~/utils/log.server";
 
 export { type BackupListing, listBackups, readBackup } from "~/newsletter/backups-read.server";
 export { type RestoreReport, restoreBackup } from "~/newsletter/backups-restore.server";

@@ -18,7 +18,7 @@ import { warnThrottled } from "~/utils/log.server";
 import { readForm } from "~/utils/read-form.server";
 import { subscribeRateLimiter } from "~/newsletter/rate-limit.server";
 import { subscriberStore, type SubscribeOutcome } from "~/newsletter/subscribers.server";
-import { type FormReply, redirectWithToast } from "~/utils/toast.server";
+import type { FormReply } from "~/utils/toast.server";
 
 /** What the dialog needs to know of a sign-up: "subscribed" closes it, anything else keeps it open. */
 export type NewsletterOutcome = SubscribeOutcome | "invalid";
@@ -29,22 +29,27 @@ const OUTCOME_TOASTS: Record<SubscribeOutcome, ToastView> = {
   failed: SOMETHING_WENT_WRONG_TOAST,
 };
 
+/** How the route answers a sign-up post: a refusal without a page, or the redirect home with this flash. */
+export type SignUpAnswer =
+  | { kind: "refused"; status: 413 | 400; text: string }
+  | { kind: "flash"; toast: ToastView; formReply?: FormReply<NewsletterOutcome> };
+
 /**
- * The newsletter form's action. Every outcome, even a rejected or oversized post, answers with a redirect to "/"
- * carrying the toast and Conform's reply (post/redirect/get): a visitor without JavaScript sees the toast after the
- * reload, and with JavaScript Remix follows the redirect and revalidates the root loader, which reads the same flash.
+ * The newsletter form's action, up to the answer the route sends. Every outcome, even a rejected address, is a flash
+ * for the redirect to "/" (post/redirect/get): a visitor without JavaScript sees the toast after the reload, and with
+ * JavaScript Remix follows the redirect and revalidates the root loader, which reads the same flash.
  */
-export async function subscribeAction(request: Request, context: AppLoadContext): Promise<Response> {
+export async function subscribeAction(request: Request, context: AppLoadContext): Promise<SignUpAnswer> {
   try {
     const decision = await decide(request, clientAddressOf(context));
-    if (decision === "far-too-large") return new Response("Payload Too Large", { status: 413 });
+    if (decision === "far-too-large") return { kind: "refused", status: 413, text: "Payload Too Large" };
     // Nobody is left to read an answer: a short one, for the log's sake.
-    if (decision === "cut-off") return new Response("Bad Request", { status: 400 });
-    return await redirectWithToast(request, "/", decision.toast, decision.formReply);
+    if (decision === "cut-off") return { kind: "refused", status: 400, text: "Bad Request" };
+    return { kind: "flash", ...decision };
   } catch (error) {
     // A visitor always gets a page: an unexpected error is logged and shown as the generic failure.
     console.error("Newsletter: the sign-up failed unexpectedly:", error);
-    return redirectWithToast(request, "/", SOMETHING_WENT_WRONG_TOAST);
+    return { kind: "flash", toast: SOMETHING_WENT_WRONG_TOAST };
   }
 }
 

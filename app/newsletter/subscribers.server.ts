@@ -1,7 +1,8 @@
 import { challenge } from "~/content/site";
 import { type BackupSettings, startAutomaticBackups } from "~/newsletter/backups.server";
 import { backupDirectory, env, EnvError } from "~/utils/env.server";
-import { describeCause, type SubscriberStore } from "~/newsletter/stores/types.server";
+import type { SubscriberStore } from "~/newsletter/stores/types.server";
+import { describeCause } from "~/utils/log.server";
 import { openSqliteStore, type SqliteStore, StoreFileError } from "~/newsletter/stores/sqlite.server";
 import { createSupabaseStore } from "~/newsletter/stores/supabase.server";
 
@@ -10,8 +11,8 @@ export type { SubscribeOutcome, SubscriberStore } from "~/newsletter/stores/type
 /** Supabase when it is configured, otherwise the embedded SQLite file under DATA_DIR. */
 export const usesSupabase = Boolean(env.SUPABASE_URL && env.SUPABASE_ANON_KEY);
 
-/** The store this server uses, told apart by `kind`. */
-type OpenedStore = (SubscriberStore & { readonly kind: "supabase" }) | SqliteStore;
+/** The store in use, told apart by its `kind`: the embedded one also has the owner's tools and its file's health. */
+type OpenedStore = SqliteStore | ReturnType<typeof createSupabaseStore>;
 
 function startSubscriberStore(): OpenedStore {
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY) {

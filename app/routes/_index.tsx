@@ -8,9 +8,9 @@ import { LatestPostCard } from "~/components/latest-post-card";
 import { NewsletterDialog } from "~/components/lazy-newsletter-dialog";
 import { Showcase } from "~/components/showcase";
 import { useShowToast } from "~/components/toast";
-import { challenge, projects, siteContent } from "~/content/site";
+import { projects, siteContent } from "~/content/site";
 import { getLatestPost } from "~/latest-post/latest-post.server";
-import { challengeDays } from "~/utils/days.server";
+import { challengeToday } from "~/utils/today.server";
 import { jsonForScript, profilePage } from "~/sharing/structured-data.server";
 import {
   NEWSLETTER_ACTION,
@@ -21,10 +21,11 @@ import {
 import { isNoAnswer, NO_ANSWER } from "~/newsletter/no-answer";
 import { useHydrated } from "~/utils/use-hydrated";
 import { subscribeAction } from "~/newsletter/subscribe.server";
+import { redirectWithToast } from "~/utils/toast.server";
 import type { loader as rootLoader } from "~/root";
 
 export async function loader(_args: LoaderFunctionArgs) {
-  const days = challengeDays(new Date(), challenge);
+  const { days } = challengeToday();
   const latestPost = await getLatestPost();
   // Serialized here, on the server: the page only places the text (see Index).
   const structuredData = jsonForScript(profilePage(siteContent));
@@ -35,14 +36,16 @@ export async function loader(_args: LoaderFunctionArgs) {
  * The newsletter form posts here: validate, store, then redirect back to "/" with a toast (app/newsletter/subscribe.server).
  *
  * Why the sign-up is a navigating `<Form>` rather than the `useFetcher` a sign-up usually gets: every answer, error or
- * success, is this redirect with the toast and Conform's reply in flash cookies, read once by the root loader. The
+ * success, is this redirect with the toast and Conform's reply in the flash cookie, read once by the root loader. The
  * toast lives in the root layout and must be in the server's HTML for a visitor without JavaScript, who must never
  * land on a POST result either; a fetcher's answer would stay with the fetcher, out of the root's reach, and the page
  * with JavaScript would take another path than the page without. The `clientAction` below and the two
  * `shouldRevalidate`s (here and in root.tsx) follow from it. The reasons in full: docs/decisions/008-one-flash-path.md.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  return subscribeAction(request, context);
+  const answer = await subscribeAction(request, context);
+  if (answer.kind === "refused") return new Response(answer.text, { status: answer.status });
+  return redirectWithToast(request, "/", answer.toast, answer.formReply);
 }
 
 /**

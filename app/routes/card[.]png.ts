@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { SOCIAL_CARD } from "~/sharing/social-card-text.server";
-import { isHttps, resourceHeaders } from "~/utils/security-headers.server";
+import { resourceResponse } from "~/utils/resource-response.server";
 import { socialCardFor } from "~/sharing/social-card.server";
 import { matchesEtag } from "~/utils/http-fields.server";
 
@@ -9,19 +9,20 @@ import { matchesEtag } from "~/utils/http-fields.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const now = new Date();
   const card = await socialCardFor(now);
-  const headers = {
-    ...resourceHeaders(isHttps(request)),
-    // The one thing on the site meant to be shown elsewhere: a client that loads it from the network's page must
-    // not be refused by the same-origin rule the other resources keep.
-    "Cross-Origin-Resource-Policy": "cross-origin",
-    "Content-Type": SOCIAL_CARD.type,
+  const answer = {
+    type: SOCIAL_CARD.type,
     // Fresh until the Brussels date changes (networks and browsers fetch the new day's card after that), then
     // revalidated by its ETag.
-    "Cache-Control": `public, max-age=${Math.max(0, Math.floor((card.until - now.getTime()) / 1000))}`,
-    ETag: card.etag,
+    cacheControl: `public, max-age=${Math.max(0, Math.floor((card.until - now.getTime()) / 1000))}`,
+    // The one thing on the site meant to be shown elsewhere: a client that loads it from the network's page must
+    // not be refused by the same-origin rule the other resources keep.
+    headers: { "Cross-Origin-Resource-Policy": "cross-origin", ETag: card.etag },
   };
   if (matchesEtag(request.headers.get("If-None-Match"), card.etag)) {
-    return new Response(null, { status: 304, headers });
+    return resourceResponse(request, null, { ...answer, status: 304 });
   }
-  return new Response(card.png, { headers: { ...headers, "Content-Length": String(card.png.length) } });
+  return resourceResponse(request, card.png, {
+    ...answer,
+    headers: { ...answer.headers, "Content-Length": String(card.png.length) },
+  });
 }

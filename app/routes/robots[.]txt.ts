@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { owner } from "~/content/site";
 import { env } from "~/utils/env.server";
-import { isHttps, resourceHeaders } from "~/utils/security-headers.server";
+import { resourceResponse } from "~/utils/resource-response.server";
 
 // A route rather than a static file: ALLOW_INDEXING=false (a staging copy, say) must turn crawlers away.
 export function loader({ request }: LoaderFunctionArgs) {
@@ -9,11 +9,5 @@ export function loader({ request }: LoaderFunctionArgs) {
   const body = env.ALLOW_INDEXING
     ? `User-agent: *\nAllow: /\n\nSitemap: ${new URL("/sitemap.xml", owner.siteUrl).toString()}\n`
     : "User-agent: *\nDisallow: /\n";
-  return new Response(body, {
-    headers: {
-      ...resourceHeaders(isHttps(request)),
-      "Content-Type": "text/plain; charset=utf-8",
-      "Cache-Control": "public, max-age=3600",
-    },
-  });
+  return resourceResponse(request, body, { type: "text/plain; charset=utf-8", cacheControl: "public, max-age=3600" });
 }

@@ -53,11 +53,7 @@ export default function Unsubscribe() {
       {canPost ? (
         <Form method="post" action={`/unsubscribe?token=${token}`} className="mt-8">
           <input type="hidden" name="token" value={token} />
-          <button
-            type="submit"
-            disabled={busy}
-            className="inline-flex min-h-11 items-center rounded-full bg-accent px-6 py-3 font-semibold text-white shadow hover:bg-accent-hover disabled:cursor-wait disabled:bg-accent-muted"
-          >
+          <button type="submit" disabled={busy} className="btn-accent">
             {busy ? "Unsubscribing..." : "Unsubscribe"}
           </button>
         </Form>

@@ -25,8 +25,11 @@ export const onStart = () => {
 /** Closes what the app holds open (the embedded database) when the server or a tool stops. */
 export const onShutdown = async () => closeSubscriberStore();
 
-/** The anonymous home page's cache key at `now`, or null when it must be rendered (server/page-cache.mjs). */
-export { homePageCacheKey } from "./home-page-key.server";
+/**
+ * The anonymous home page's cache key at `now`, or null when it must be rendered, and the header through which a
+ * render says the key of its page (server/page-cache.mjs).
+ */
+export { homePageCacheKey, RENDERED_KEY_HEADER as renderedKeyHeader } from "./home-page-key.server";
 
 /** A request carrying one of these cookies may have a toast to show: it is never answered from the page cache. */
 export const flashCookieNames: string[] = FLASH_COOKIE_NAMES;

@@ -1,5 +1,5 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
-import { logField, oneLine, warnThrottled } from "~/utils/log.server";
+import { describeCause, logField, warnThrottled } from "~/utils/log.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
 import { staticPage } from "~/server-build/static-page.server";
 
@@ -59,7 +59,7 @@ export function reportUnhandledRejection(reason: unknown): void {
  * that repeats on every request, whatever its path, stays a few lines a minute.
  */
 export function reportFault(what: string, error: unknown, detail = ""): void {
-  const cause = logField(oneLine(error instanceof Error ? `${error.name}: ${error.message}` : String(error)), 120);
+  const cause = logField(describeCause(error), 120);
   const code = (error as { code?: unknown } | null)?.code;
   warnThrottled(
     `${what} ${cause}${detail}`,

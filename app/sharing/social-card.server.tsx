@@ -3,8 +3,8 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { challenge, owner, siteContent } from "~/content/site";
-import { challengeDays, nextMidnight } from "~/utils/days.server";
+import { owner, siteContent } from "~/content/site";
+import { challengeToday } from "~/utils/today.server";
 import {
   SOCIAL_CARD,
   type SocialCardText,
@@ -146,7 +146,7 @@ export interface SocialCardMeta {
 
 /** What the page's meta says about today's card: cheap, nothing is rendered. */
 export function socialCardMeta(now: Date): SocialCardMeta {
-  const days = challengeDays(now, challenge);
+  const { days } = challengeToday(now);
   return {
     url: socialCardUrl(owner.siteUrl, days.today),
     type: SOCIAL_CARD.type,
@@ -160,7 +160,7 @@ export interface SocialCard {
   text: SocialCardText;
   png: Uint8Array<ArrayBuffer>;
   etag: string;
-  /** From a moment known to be on the card's day (epoch ms) until the next Brussels day starts. */
+  /** The card's Brussels day, from its first instant (epoch ms) until the next day's. */
   from: number;
   until: number;
 }
@@ -173,7 +173,8 @@ export function socialCardFor(now: Date): Promise<SocialCard> | SocialCard {
   const time = now.getTime();
   // The common case is one comparison: the date is not worked out again until the card's day ends.
   if (current && time >= current.from && time < current.until) return current;
-  const days = challengeDays(now, challenge);
+  const today = challengeToday(now);
+  const { days } = today;
   if (current?.text.date === days.today) return current;
   if (pending?.date === days.today) return pending.promise;
 
@@ -184,8 +185,8 @@ export function socialCardFor(now: Date): Promise<SocialCard> | SocialCard {
       text,
       png,
       etag: `"${createHash("sha256").update(png).digest("base64url").slice(0, 27)}"`,
-      from: time,
-      until: nextMidnight(now, challenge.timeZone).getTime(),
+      from: today.from,
+      until: today.until,
     };
     // Even when the date moved on while it rendered: the next request sees the card's day is over and renders anew.
     current = card;

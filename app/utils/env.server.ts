@@ -70,6 +70,8 @@ const envSchema = z
     LATEST_POST_TTL_SECONDS: integer(0, 86_400, 300),
     LATEST_POST_FAILURE_TTL_SECONDS: integer(0, 86_400, 30),
     ALLOW_INDEXING: flag(true),
+    // One switch for everything in app/perf/ (its README): "off" for a comparison run.
+    PERF_TWEAKS: optional(z.enum(["on", "off"], { errorMap: () => ({ message: "must be on or off" }) }).default("on")),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {

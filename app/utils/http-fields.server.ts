@@ -1,5 +1,6 @@
 // Reading HTTP header fields the same way wherever they are read: in routes (Fetch API headers) and in what the
 // server runs before Remix (node:http headers, through the build: app/server-build/build-entry.server.ts).
+import fresh from "fresh";
 
 /** The first of a header's comma-separated values (proxies append theirs), trimmed. */
 export function firstValue(header: string | string[] | null | undefined): string | undefined {
@@ -16,6 +17,6 @@ export function allValues(header: string | string[] | undefined): string[] | und
 /** Whether `If-None-Match` names `etag`, by the weak comparison it uses (W/"x" matches "x"), or is `*`. */
 export function matchesEtag(header: string | string[] | null | undefined, etag: string): boolean {
   if (typeof header !== "string") return false;
-  if (header.trim() === "*") return true;
-  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
+  // Only the validator is asked about: a reload's `Cache-Control: no-cache` still gets a 304 for an unchanged page.
+  return fresh({ "if-none-match": header.trim() }, { etag });
 }

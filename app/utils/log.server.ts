@@ -22,6 +22,33 @@ export function oneLine(text: string, max = 300): string {
   return truncate(text.replace(/\s+/g, " ").trim(), max);
 }
 
+/** A thrown value for one log line: the error's name and message only, whitespace collapsed, bounded. */
+export function describeCause(cause: unknown): string {
+  return oneLine(cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause));
+}
+
+/**
+ * A thrown value in full, for a line that must say where a call failed: the error's name, message and code (when the
+ * message does not already hold it), then its causes, each in brackets; anything else described by its kind.
+ */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return describeValue(error);
+  const cause = error.cause instanceof Error ? ` (${describeError(error.cause)})` : "";
+  const code = (error as { code?: unknown }).code;
+  const withCode = typeof code === "string" && !error.message.includes(code) ? ` [${code}]` : "";
+  return `${error.name}: ${error.message}${withCode}${cause}`;
+}
+
+/** What a value is, never what it holds (it may be long, or private): "a string of 12 characters", "an object". */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return `a string of ${value.length} characters`;
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value} (${String(value)})`;
+}
+
 /** At most `max` characters (whole code points), the last one an ellipsis when something was cut. */
 export function truncate(text: string, max: number): string {
   const chars = Array.from(text);

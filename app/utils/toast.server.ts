@@ -1,18 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
+import type { Session, SessionStorage } from "@remix-run/node";
 import { createToastUtilsWithCustomSession } from "remix-toast";
 import type { ShownToast, ToastView } from "~/utils/toast-view";
 import { isHttps, resourceHeaders } from "~/utils/security-headers.server";
 import { PRIVATE_CACHE_CONTROL } from "~/utils/private-response.server";
-import {
-  FORM_REPLY_COOKIE_NAME,
-  TOAST_COOKIE_NAME,
-  formReplyCookie,
-  toastSessionStorage,
-} from "~/utils/session.server";
+import { TOAST_COOKIE_NAME, toastSessionStorage } from "~/utils/session.server";
 
 // remix-toast (and the zod it depends on) is only ever imported here, so it cannot reach a browser bundle.
-const toastUtils = createToastUtilsWithCustomSession(toastSessionStorage);
 
 /** What a form's action tells the page it redirects to: the outcome, and Conform's reply for `useForm`. */
 export interface FormReply<Outcome extends string = string> {
@@ -29,11 +24,30 @@ export interface Flash {
 }
 
 /** The cookies that carry a flash; server/index.mjs never answers a request carrying one from its page cache. */
-export const FLASH_COOKIE_NAMES = [TOAST_COOKIE_NAME, FORM_REPLY_COOKIE_NAME];
+export const FLASH_COOKIE_NAMES = [TOAST_COOKIE_NAME];
+
+/** The form's reply's key in the flash session, beside remix-toast's own. */
+const FORM_REPLY_KEY = "formReply";
 
 /**
- * A redirect carrying a toast in the signed flash cookie, and the form's reply beside it; 303 so the follow-up request
- * is always a GET. Visitors with and without JavaScript get the same redirect (post/redirect/get).
+ * The flash session as remix-toast's custom-session API sees it, with a look at the session it asks for: remix-toast
+ * flashes and reads only its own key, and this is where the form's reply joins the same session (one cookie, one
+ * signature, one Set-Cookie).
+ */
+function flashStorage(withSession: (session: Session) => void): SessionStorage {
+  return {
+    ...toastSessionStorage,
+    getSession: async (...args) => {
+      const session = await toastSessionStorage.getSession(...args);
+      withSession(session);
+      return session;
+    },
+  };
+}
+
+/**
+ * A redirect carrying a toast and the form's reply in the one signed flash cookie; 303 so the follow-up request is
+ * always a GET. Visitors with and without JavaScript get the same redirect (post/redirect/get).
  */
 export async function redirectWithToast(
   request: Request,
@@ -45,8 +59,10 @@ export async function redirectWithToast(
   const headers = new Headers(resourceHeaders(isHttps(request)));
   // Its cookies hold the toast and the typed address.
   headers.set("Cache-Control", PRIVATE_CACHE_CONTROL);
-  if (formReply) headers.append("Set-Cookie", await formReplyCookie.serialize(formReply));
-  return toastUtils.redirectWithToast(url, toast, { status: 303, headers });
+  const storage = flashStorage((session) => {
+    if (formReply) session.flash(FORM_REPLY_KEY, formReply);
+  });
+  return createToastUtilsWithCustomSession(storage).redirectWithToast(url, toast, { status: 303, headers });
 }
 
 /**
@@ -54,45 +70,33 @@ export async function redirectWithToast(
  * consume, so ordinary page views never set a cookie; a forged or garbled cookie reads as nothing.
  */
 export async function readFlash(request: Request): Promise<Flash & { headers?: Headers }> {
-  const cookieHeader = request.headers.get("Cookie") ?? "";
-  const headers = new Headers();
-  const [toast, formReply] = await Promise.all([
-    cookieHeader.includes(`${TOAST_COOKIE_NAME}=`) ? consumeToast(request, headers) : null,
-    cookieHeader.includes(`${FORM_REPLY_COOKIE_NAME}=`) ? consumeFormReply(cookieHeader, headers) : null,
-  ]);
-  return { toast, formReply, ...(headers.has("Set-Cookie") ? { headers } : {}) };
-}
-
-async function consumeToast(request: Request, headers: Headers): Promise<Flash["toast"]> {
+  if (!(request.headers.get("Cookie") ?? "").includes(`${TOAST_COOKIE_NAME}=`)) return { toast: null, formReply: null };
   try {
+    let session: Session | undefined;
     // The cookie is parsed once, by remix-toast. Its getToast answers with a Set-Cookie that rewrites the cookie empty;
-    // we delete it instead (a leftover empty cookie would keep the visitor off the page cache for its lifetime), and
-    // deleting a cookie session needs no parsed session.
-    const { toast } = await toastUtils.getToast(request);
-    if (!toast) return null;
-    headers.append("Set-Cookie", await toastSessionStorage.destroySession(await toastSessionStorage.getSession()));
-    return {
-      id: randomUUID(),
-      type: toast.type,
-      message: toast.message,
-      ...(toast.description ? { description: toast.description } : {}),
-    };
+    // we delete it instead (a leftover empty cookie would keep the visitor off the page cache for its lifetime).
+    const { toast } = await createToastUtilsWithCustomSession(flashStorage((read) => (session = read))).getToast(
+      request,
+    );
+    const reply: unknown = session?.get(FORM_REPLY_KEY);
+    const formReply = isFormReply(reply) ? reply : null;
+    if (!toast && !formReply) return { toast: null, formReply: null };
+    const headers = new Headers({
+      "Set-Cookie": await toastSessionStorage.destroySession(await toastSessionStorage.getSession()),
+    });
+    const shown = toast
+      ? {
+          id: randomUUID(),
+          type: toast.type,
+          message: toast.message,
+          ...(toast.description ? { description: toast.description } : {}),
+        }
+      : null;
+    return { toast: shown, formReply, headers };
   } catch (error) {
     console.warn("Ignoring an unreadable toast cookie:", error instanceof Error ? error.message : error);
-    return null;
+    return { toast: null, formReply: null };
   }
-}
-
-async function consumeFormReply(cookieHeader: string, headers: Headers): Promise<FormReply | null> {
-  let value: unknown;
-  try {
-    value = await formReplyCookie.parse(cookieHeader);
-  } catch {
-    return null;
-  }
-  if (!isFormReply(value)) return null;
-  headers.append("Set-Cookie", await formReplyCookie.serialize("", { maxAge: 0 }));
-  return value;
 }
 
 function isFormReply(value: unknown): value is FormReply {

@@ -3,7 +3,7 @@ import type { Browser, Locator, Page, TestInfo } from "@playwright/test";
 import { contrastRatio, hex, PixelLab } from "./contrast";
 import { expect, jsEnabled, test, visit } from "./fixtures";
 
-// The app server configured with the stub Supabase (tests/e2e/global-setup.ts): only its home page shows a latest post.
+// The app server configured with the stub Supabase (playwright.config.ts, webServer): only its home page shows a latest post.
 const supabaseApp = process.env.E2E_SUPABASE_URL!;
 const stub = process.env.E2E_STUB_URL!;
 

@@ -1,7 +1,7 @@
 // What the home page asks the browser to fetch before its first paint: nothing but the page and its image
-// (app/utils/preload-hints.server.ts, app/utils/after-first-paint.server.ts, decisions 002 and 014).
+// (app/perf/preload-hints.server.ts, app/perf/after-first-paint.server.ts, decisions 002 and 014).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WAIT_FOR_FIRST_PAINT } from "~/utils/after-first-paint.server";
+import { WAIT_FOR_FIRST_PAINT } from "~/perf/after-first-paint.server";
 import { type ServerProcess, startServer } from "../support/production-server";
 
 let server: ServerProcess;

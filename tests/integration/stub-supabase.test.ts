@@ -3,7 +3,12 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { createClient, FunctionsFetchError, FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_TWEET_TEXT, FAKE_ANON_KEY, startStubSupabase, type StubSupabase } from "../support/stub-supabase";
+import {
+  DEFAULT_LATEST_POST_TEXT,
+  FAKE_ANON_KEY,
+  startStubSupabase,
+  type StubSupabase,
+} from "../support/stub-supabase";
 
 let stub: StubSupabase;
 let supabase: SupabaseClient;
@@ -179,7 +184,7 @@ describe("stub Functions: get-latest-tweet", () => {
   it("returns data.text by default", async () => {
     const { data, error } = await supabase.functions.invoke("get-latest-tweet");
     expect(error).toBeNull();
-    expect(data).toEqual({ text: DEFAULT_TWEET_TEXT });
+    expect(data).toEqual({ text: DEFAULT_LATEST_POST_TEXT });
     expect(stub.functionCalls).toBe(1);
   });
 
@@ -311,7 +316,7 @@ describe("stub control API", () => {
 
     expect((await control("reset")).status).toBe(204);
     expect(stub.state()).toMatchObject({ functionCalls: 0, insertCalls: 0, storedEmails: [], requests: [] });
-    expect((await supabase.functions.invoke("get-latest-tweet")).data).toEqual({ text: DEFAULT_TWEET_TEXT });
+    expect((await supabase.functions.invoke("get-latest-tweet")).data).toEqual({ text: DEFAULT_LATEST_POST_TEXT });
   });
 
   it("rejects a malformed behaviour with 400 and keeps the old one", async () => {
@@ -320,7 +325,7 @@ describe("stub control API", () => {
     expect(await response.json()).toEqual({ error: "unknown function behaviour kind: explode" });
     expect((await control("insert", { kind: "error", delayMs: -1 })).status).toBe(400);
     expect((await control("emails", { emails: [1] })).status).toBe(400);
-    expect(stub.state().functionBehaviour).toEqual({ kind: "text", text: DEFAULT_TWEET_TEXT });
+    expect(stub.state().functionBehaviour).toEqual({ kind: "text", text: DEFAULT_LATEST_POST_TEXT });
   });
 
   it("drops hung requests on reset so the client sees a network error", async () => {
@@ -350,7 +355,9 @@ describe("stub-supabase-main.ts", () => {
       expect(match, stdout).not.toBeNull();
       const [, url, key] = match ?? [];
       const remote = createClient(url ?? "", key ?? "", { auth: { persistSession: false } });
-      expect(await remote.functions.invoke("get-latest-tweet")).toMatchObject({ data: { text: DEFAULT_TWEET_TEXT } });
+      expect(await remote.functions.invoke("get-latest-tweet")).toMatchObject({
+        data: { text: DEFAULT_LATEST_POST_TEXT },
+      });
       const state = await (await fetch(`${url}/__stub/state`)).json();
       expect(state.functionCalls).toBe(1);
     } finally {

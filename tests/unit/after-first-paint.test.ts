@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deferredBootstrap, scriptsAfterFirstPaint, WAIT_FOR_FIRST_PAINT } from "~/utils/after-first-paint.server";
+import { deferredBootstrap, scriptsAfterFirstPaint, WAIT_FOR_FIRST_PAINT } from "~/perf/after-first-paint.server";
 
 // The shape `<Scripts>` renders (Remix 2, lazy route discovery on): links, the context script, the bootstrap module.
 const remixScripts = (nonce = "") =>

@@ -63,6 +63,7 @@ describe("parseEnv", () => {
         LATEST_POST_TTL_SECONDS: "0",
         LATEST_POST_FAILURE_TTL_SECONDS: "5",
         ALLOW_INDEXING: "false",
+        PERF_TWEAKS: "off",
       }),
     );
     expect(env).toEqual({
@@ -82,6 +83,7 @@ describe("parseEnv", () => {
       LATEST_POST_TTL_SECONDS: 0,
       LATEST_POST_FAILURE_TTL_SECONDS: 5,
       ALLOW_INDEXING: false,
+      PERF_TWEAKS: "off",
     });
   });
 
@@ -159,6 +161,7 @@ describe("parseEnv", () => {
         "LATEST_POST_FAILURE_TTL_SECONDS must be a whole number",
       ],
       ["ALLOW_INDEXING", { ALLOW_INDEXING: "nope" }, "ALLOW_INDEXING must be true or false"],
+      ["PERF_TWEAKS", { PERF_TWEAKS: "false" }, "PERF_TWEAKS must be on or off"],
     ])("%s", (_label, extra, expected) => {
       const lines = problems(production(extra));
       expect(lines).toHaveLength(1);

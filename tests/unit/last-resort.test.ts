@@ -17,7 +17,11 @@ const build = {
     root: {
       id: "root",
       path: "",
-      module: { loader: () => new Response("<p>home</p>", { headers: { "content-type": "text/html" } }) },
+      module: {
+        // A render for the page cache says the key of its page.
+        loader: () =>
+          new Response("<p>home</p>", { headers: { "content-type": "text/html", "x-home-page-key": "today" } }),
+      },
     },
   },
   assets: { entry: { module: "", imports: [] }, routes: {}, url: "", version: "test" },
@@ -78,6 +82,7 @@ describe("the server's last resort", () => {
         build,
         mode: "production",
         homePageCacheKey: () => "today",
+        renderedKeyHeader: "x-home-page-key",
         flashCookieNames: [],
         isHttps: () => false,
         // Where the send first reads the request: a fault here is a fault in sending the cached page.

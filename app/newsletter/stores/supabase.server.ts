@@ -1,13 +1,8 @@
 import { createServerSupabaseClient } from "~/utils/supabase.server";
 import { maskEmail } from "~/newsletter/mask-email.server";
-import { logField } from "~/utils/log.server";
+import { describeCause, logField } from "~/utils/log.server";
 import { withinTimeBox } from "~/utils/time-box.server";
-import {
-  describeCause,
-  isUnsubscribeToken,
-  type SubscribeOutcome,
-  type SubscriberStore,
-} from "~/newsletter/stores/types.server";
+import { isUnsubscribeToken, type SubscribeOutcome, type SubscriberStore } from "~/newsletter/stores/types.server";
 
 const SUBSCRIBERS_TABLE = "newsletter_subscribers";
 /**

@@ -1,4 +1,3 @@
-import { oneLine } from "~/utils/log.server";
 /** What became of one sign-up; each outcome has its own toast (app/newsletter/messages.ts). */
 export type SubscribeOutcome = "subscribed" | "duplicate" | "failed";
 
@@ -23,8 +22,3 @@ const UNSUBSCRIBE_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{
 
 export const isUnsubscribeToken = (value: unknown): value is string =>
   typeof value === "string" && UNSUBSCRIBE_TOKEN.test(value);
-
-/** A cause for the log line: the message only, one line, bounded (a gateway's HTML page can be long). */
-export function describeCause(cause: unknown): string {
-  return oneLine(cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause));
-}

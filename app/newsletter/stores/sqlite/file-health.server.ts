@@ -2,7 +2,7 @@
 // goes through; and the rescue of a write-ahead log deleted under the running server.
 import { existsSync, type FSWatcher, renameSync, rmSync, statSync, watch } from "node:fs";
 import path from "node:path";
-import { describeCause } from "~/newsletter/stores/types.server";
+import { describeCause } from "~/utils/log.server";
 import {
   connect,
   disconnect,

@@ -1,12 +1,8 @@
 // What visitors do to the embedded list: sign up, and leave by their link.
 import { randomUUID } from "node:crypto";
 import { maskEmail } from "~/newsletter/mask-email.server";
-import {
-  describeCause,
-  isUnsubscribeToken,
-  type SubscribeOutcome,
-  type UnsubscribeOutcome,
-} from "~/newsletter/stores/types.server";
+import { describeCause } from "~/utils/log.server";
+import { isUnsubscribeToken, type SubscribeOutcome, type UnsubscribeOutcome } from "~/newsletter/stores/types.server";
 import { type LiveConnection, sqliteOutcome, transaction } from "~/newsletter/stores/sqlite/connection.server";
 import type { FileHealth } from "~/newsletter/stores/sqlite/file-health.server";
 
