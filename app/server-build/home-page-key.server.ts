@@ -31,5 +31,8 @@ export function homePageCacheKey(
 ): string | null {
   if (!snapshot.settled) return null;
   // JSON keeps "no post" and a post whose text is empty apart, and no text can forge the separator.
-  return JSON.stringify([todayAt(now), snapshot.post ? snapshot.post.text : null]);
+  const post = snapshot.post;
+  // The link and the source label are on the page too; the text alone keeps the key of an older `{ text }` answer.
+  const shown = post && (post.url || post.source) ? [post.text, post.url ?? null, post.source ?? null] : post?.text;
+  return JSON.stringify([todayAt(now), shown ?? null]);
 }
