@@ -1,10 +1,12 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { LatestPostCard } from "~/components/latest-post-card";
 import { readSocialSources } from "../../supabase/functions/_shared/latest-post/fetch-latest";
 import { isoDate, newest, secondsUntilReset, webUrl } from "../../supabase/functions/_shared/latest-post/post";
 import { shapeOutcome } from "../../supabase/functions/get-latest-tweet/shape";
+import { dockerIgnores } from "../support/dockerfile";
 
 const NOW = Date.parse("2026-11-24T12:00:00Z");
 
@@ -108,5 +110,14 @@ describe("LatestPostCard", () => {
     expect(html).not.toContain("On ");
     expect(html).not.toContain("Read the post");
     expect(html).toContain("Follow on Bluesky");
+  });
+});
+
+describe("the Docker build context", () => {
+  it("holds the shared latest-post code the build imports, and still no other part of supabase/", () => {
+    const ignored = dockerIgnores(readFileSync(".dockerignore", "utf8"));
+    expect(ignored("supabase/functions/_shared/latest-post/post.ts")).toBe(false);
+    expect(ignored("supabase/functions/get-latest-tweet/index.ts")).toBe(true);
+    expect(ignored("supabase/migrations/20250925000000_newsletter_subscribers.sql")).toBe(true);
   });
 });
