@@ -50,9 +50,6 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
   const server = await startFakeJsonServer(route);
   return {
     ...server,
-    get requests() {
-      return server.requests;
-    },
     behave(next) {
       behaviour = next;
     },

@@ -53,9 +53,6 @@ export async function startFakeMastodon(): Promise<FakeMastodon> {
   const server = await startFakeJsonServer(route);
   return {
     ...server,
-    get requests() {
-      return server.requests;
-    },
     profileUrl: `${server.url}/@${USERNAME}`,
     behave(next) {
       behaviour = next;
