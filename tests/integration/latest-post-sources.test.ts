@@ -2,6 +2,7 @@
 // fetch against loopback fakes of both services: what the site and the edge function both run.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { callSocialSources } from "~/latest-post/social-call.server";
+import { RetryLater } from "~/latest-post/swr-cache.server";
 import {
   fetchSocialPost,
   readSocialSources,
@@ -144,6 +145,20 @@ describe("the site's call (no Supabase)", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^Failed to fetch tweet: Bluesky answered HTTP 500: Boom with a second line: x+/);
     expect(lines[0]!.length).toBeLessThanOrEqual("Failed to fetch tweet: ".length + 300);
+  });
+
+  it("on a 429, logs the line and rejects with RetryLater until the reset, for the cache", async () => {
+    const lines: string[] = [];
+    bluesky.behave({ kind: "rate-limited", resetInSeconds: 120 });
+    const call = callSocialSources(sources({ LATEST_POST_BLUESKY: OWNER_HANDLE }), TIMEOUT_MS, (l) => lines.push(l));
+    const error = await call.then(
+      () => null,
+      (rejection: unknown) => rejection,
+    );
+    expect(error).toBeInstanceOf(RetryLater);
+    expect((error as RetryLater).ms).toBeGreaterThanOrEqual(118_000);
+    expect((error as RetryLater).ms).toBeLessThanOrEqual(121_000);
+    expect(lines).toEqual([expect.stringMatching(/^Failed to fetch tweet: Bluesky is rate limiting \(HTTP 429\)/)]);
   });
 
   it("answers the post and logs nothing on success", async () => {
