@@ -78,6 +78,15 @@ describe("Bluesky", () => {
     expect(await read({ LATEST_POST_BLUESKY: OWNER_HANDLE })).toMatchObject({ ok: false, kind: "no-post" });
   });
 
+  it("an answer past 2 MB is refused without reading it all", async () => {
+    bluesky.behave({ kind: "feed", body: { feed: [], padding: "x".repeat(2_100_000) } });
+    expect(await read({ LATEST_POST_BLUESKY: OWNER_HANDLE })).toEqual({
+      ok: false,
+      kind: "upstream",
+      cause: "Bluesky answered more than 2000000 bytes",
+    });
+  });
+
   it("a hang ends at the time box", async () => {
     bluesky.behave({ kind: "hang" });
     const started = performance.now();

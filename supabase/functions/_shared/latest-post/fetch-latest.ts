@@ -69,6 +69,34 @@ function errorName(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }
 
+/** The body as text, or null (and the rest left unread) once it grows past `limit` bytes. */
+async function readCapped(response: Response, limit: number): Promise<string | null> {
+  if (Number(response.headers.get("content-length")) > limit || !response.body) {
+    await response.body?.cancel().catch(() => undefined);
+    return response.body ? null : "";
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
 type Json = { ok: true; payload: unknown } | { ok: false; status?: number; payload?: unknown; failure: Failure };
 
 async function getJson(service: string, url: string, signal: AbortSignal, options: FetchOptions): Promise<Json> {
@@ -81,19 +109,18 @@ async function getJson(service: string, url: string, signal: AbortSignal, option
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     return { ok: false, failure: fail("network", `could not reach ${service} (${detail})`) };
   }
-  if (Number(response.headers.get("content-length")) > MAX_BODY_BYTES) {
-    await response.body?.cancel().catch(() => undefined);
-    return { ok: false, failure: fail("upstream", `${service} answered more than ${MAX_BODY_BYTES} bytes`) };
-  }
-  let body: string;
+  let body: string | null;
   try {
-    body = await response.text();
+    body = await readCapped(response, MAX_BODY_BYTES);
   } catch (error) {
     const kind = signal.aborted ? "timeout" : "network";
     const why = signal.aborted
       ? `gave no answer within ${options.timeoutMs} ms`
       : `broke off its answer (${errorName(error)})`;
     return { ok: false, failure: fail(kind, `${service} ${why}`) };
+  }
+  if (body === null) {
+    return { ok: false, failure: fail("upstream", `${service} answered more than ${MAX_BODY_BYTES} bytes`) };
   }
   let payload: unknown;
   try {
