@@ -1,10 +1,16 @@
+import type { LatestPostBody } from "../../supabase/functions/_shared/latest-post/post.ts";
 import { ExternalLink } from "~/components/external-link";
 import type { ExternalLink as Link } from "~/content/site";
 
 const LABEL_ID = "latest-post-label";
+const LINK_CLASS =
+  "inline-flex min-h-11 items-center text-sm font-semibold text-link underline-offset-4 hover:underline";
 
-/** The owner's latest post. The text is rendered as text (React escapes it), never as HTML. */
-export function LatestPostCard({ text, profile }: { text: string; profile: Link }) {
+/**
+ * The owner's latest post. The text is rendered as text (React escapes it), never as HTML; the link to the post is
+ * only ever an http(s) address (checked where the post is shaped).
+ */
+export function LatestPostCard({ post, profile }: { post: LatestPostBody; profile: Link }) {
   return (
     <section
       aria-labelledby={LABEL_ID}
@@ -13,15 +19,22 @@ export function LatestPostCard({ text, profile }: { text: string; profile: Link 
       <h2 id={LABEL_ID} className="text-xs font-semibold uppercase tracking-wide text-link">
         Latest thought
       </h2>
-      {/* pre-line keeps the post's own line breaks; break-words keeps a long URL inside the card. */}
-      <p className="mt-2 line-clamp-6 whitespace-pre-line break-words text-ink-body">{text}</p>
-      <ExternalLink
-        href={profile.href}
-        className="mt-1 inline-flex min-h-11 items-center text-sm font-semibold text-link underline-offset-4 hover:underline"
-      >
-        {`Follow on ${profile.label}`}
-        <span aria-hidden="true">&nbsp;→</span>
-      </ExternalLink>
+      {post.source ? <p className="mt-1 text-xs text-ink-muted">{`On ${post.source}`}</p> : null}
+      {/* pre-line keeps the post's own line breaks; break-words keeps a long URL inside the card. The clamp leaves
+          room for a whole post (Bluesky 300 graphemes, Mastodon usually 500) even on a narrow phone. */}
+      <p className="mt-2 line-clamp-20 whitespace-pre-line break-words text-ink-body">{post.text}</p>
+      <div className="mt-1 flex flex-wrap gap-x-6">
+        {post.url ? (
+          <ExternalLink href={post.url} className={LINK_CLASS}>
+            {post.source ? `Read the post on ${post.source}` : "Read the post"}
+            <span aria-hidden="true">&nbsp;→</span>
+          </ExternalLink>
+        ) : null}
+        <ExternalLink href={profile.href} className={LINK_CLASS}>
+          {`Follow on ${profile.label}`}
+          <span aria-hidden="true">&nbsp;→</span>
+        </ExternalLink>
+      </div>
     </section>
   );
 }

@@ -11,6 +11,18 @@
  * A failed refresh never replaces a good value: the good value is served until it expires.
  */
 
+/**
+ * A fetch that rejects with this is a failure the source itself dated: a rate limit that lifts in `ms`. It is
+ * remembered that long (when longer than the failure TTL, and unless remembering failures is off), so the site does
+ * not spend requests that can only be refused.
+ */
+export class RetryLater extends Error {
+  constructor(readonly ms: number) {
+    super(`retry in ${ms} ms`);
+    this.name = "RetryLater";
+  }
+}
+
 export interface SwrCacheOptions<T> {
   /** Resolves to the value, or null for "nothing to show" (a failure). A rejection counts as a failure too. */
   fetch: () => Promise<T | null>;
@@ -62,14 +74,16 @@ export function createSwrCache<T>(options: SwrCacheOptions<T>): SwrCache<T> {
   function call(): Promise<T | null> {
     inFlight ??= (async () => {
       let value: T | null;
+      let holdOffMs = failureTtlMs;
       try {
         value = await fetch();
-      } catch {
+      } catch (error) {
         value = null;
+        if (error instanceof RetryLater) holdOffMs = Math.max(failureTtlMs, error.ms);
       }
       const t = now();
       if (value === null) {
-        if (failureTtlMs > 0) failedUntil = t + failureTtlMs;
+        if (failureTtlMs > 0) failedUntil = t + holdOffMs;
       } else {
         failedUntil = -Infinity;
         good = ttlMs > 0 ? { value, at: t } : undefined;

@@ -95,7 +95,7 @@ export default function Index() {
           content={content}
           daysIn={days.daysIn}
           daysLeft={days.daysLeft}
-          latestPost={latestPost ? <LatestPostCard text={latestPost.text} profile={content.links.social} /> : null}
+          latestPost={latestPost ? <LatestPostCard post={latestPost} profile={content.links.social} /> : null}
           newsletterDialogId={NEWSLETTER_DIALOG_ID}
           onOpenNewsletter={hydrated ? openNewsletter : undefined}
           openerRef={openerRef}

@@ -9,9 +9,12 @@ import { challengeToday } from "~/utils/today.server";
  * counters and the footer year) and the latest post. Two requests with the same key get the same HTML, so
  * server/index.mjs may answer them from one rendered copy (docs/decisions/006-page-cache-and-csp.md).
  */
-const keyOf = (today: string, latestPost: LatestPost | null): string =>
+function keyOf(today: string, post: LatestPost | null): string {
+  // The link and the source label are on the page too; the text alone keeps the key of an older `{ text }` answer.
+  const shown = post && (post.url || post.source) ? [post.text, post.url ?? null, post.source ?? null] : post?.text;
   // JSON keeps "no post" and a post whose text is empty apart, and no text can forge the separator.
-  JSON.stringify([today, latestPost ? latestPost.text : null]);
+  return JSON.stringify([today, shown ?? null]);
+}
 
 /**
  * The key a visitor's request to "/" would be rendered with now, from the cheap, synchronous state (no call). Null

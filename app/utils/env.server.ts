@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { parseBlueskyActor } from "../../supabase/functions/_shared/latest-post/bluesky.ts";
+import { parseMastodonProfile } from "../../supabase/functions/_shared/latest-post/mastodon.ts";
+import { webUrl } from "../../supabase/functions/_shared/latest-post/post.ts";
 
 // An empty value (e.g. `docker run -e SUPABASE_URL=`) means "not set", not "set to nothing".
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
@@ -69,6 +72,32 @@ const envSchema = z
     LATEST_POST_HARD_LIMIT_MS: integer(1, 120_000, 10_000),
     LATEST_POST_TTL_SECONDS: integer(0, 86_400, 300),
     LATEST_POST_FAILURE_TTL_SECONDS: integer(0, 86_400, 30),
+    // The latest post without Supabase (docs/latest-post.md): parsed by the same code the edge function runs.
+    LATEST_POST_BLUESKY: optional(
+      z
+        .string()
+        .refine(
+          (value) => parseBlueskyActor(value) !== null,
+          "must be a Bluesky handle such as alex.bsky.social, or a DID",
+        )
+        .optional(),
+    ),
+    LATEST_POST_MASTODON: optional(
+      z
+        .string()
+        .refine(
+          (value) => parseMastodonProfile(value) !== null,
+          "must be a Mastodon profile URL such as https://mastodon.social/@alex (plain http only on loopback)",
+        )
+        .optional(),
+    ),
+    BLUESKY_API_URL: optional(
+      z
+        .string()
+        .refine((value) => webUrl(value.trim()) !== null, "must be an http(s) URL such as https://public.api.bsky.app")
+        // Unset: the public AppView (bluesky.ts).
+        .optional(),
+    ),
     ALLOW_INDEXING: flag(true),
     // One switch for everything in app/perf/ (its README): "off" for a comparison run.
     PERF_TWEAKS: optional(z.enum(["on", "off"], { errorMap: () => ({ message: "must be on or off" }) }).default("on")),

@@ -1,10 +1,14 @@
 /**
- * Supabase Edge Function (Deno): the owner's latest post on X, as `{ text }`, or `{ error }` with a
- * non-2xx status. Secrets: X_BEARER_TOKEN (app-only bearer token) and X_USER_ID (numeric id or @handle).
- * X_API_BASE_URL and X_TIMEOUT_MS exist for the tests, which run this file under Deno against a fake X API.
+ * Supabase Edge Function (Deno): the owner's latest post, as `{ text, url?, source?, createdAt? }`, or `{ error }`
+ * with a non-2xx status. The secrets choose the source: LATEST_POST_BLUESKY (handle or DID) and/or
+ * LATEST_POST_MASTODON (profile URL), read without any account; otherwise X with X_BEARER_TOKEN (app-only bearer
+ * token) and X_USER_ID (numeric id or @handle). BLUESKY_API_URL, X_API_BASE_URL and X_TIMEOUT_MS exist for the
+ * tests, which run this file under Deno against fake services on loopback.
  *
- * All decisions live in shape.ts; this file only does I/O.
+ * All decisions live in shape.ts and ../_shared/latest-post (the same code the site runs without Supabase); this
+ * file only does I/O.
  */
+import { type SocialSources, fetchSocialPost, readSocialSources } from "../_shared/latest-post/fetch-latest.ts";
 import {
   type CachedText,
   type Config,
@@ -14,6 +18,7 @@ import {
   fromCache,
   isTextBody,
   readConfig,
+  shapeOutcome,
   shapeTimeline,
   shapeUserLookup,
   timelineUrl,
@@ -69,16 +74,38 @@ async function fetchLatest(config: Config): Promise<Shaped> {
   const id = await userId(config);
   if (typeof id !== "string") return withStaleFallback(id, cached, Date.now());
   const fresh = shapeTimeline(await callX(timelineUrl(id, X_API), config.token), Date.now());
-  if (isTextBody(fresh.body)) cached = { text: fresh.body.text, fetchedAt: Date.now() };
+  if (isTextBody(fresh.body)) cached = { ...fresh.body, fetchedAt: Date.now() };
   return withStaleFallback(fresh, cached, Date.now());
 }
 
-async function latestPost(): Promise<Shaped> {
+async function fetchSocial(sources: SocialSources): Promise<Shaped> {
+  const fresh = shapeOutcome(await fetchSocialPost(sources, { fetch, timeoutMs: UPSTREAM_TIMEOUT_MS }));
+  if (isTextBody(fresh.body)) cached = { ...fresh.body, fetchedAt: Date.now() };
+  return withStaleFallback(fresh, cached, Date.now());
+}
+
+/** What to call on a miss, or the answer when the secrets are wrong. Bluesky / Mastodon, when set, go before X. */
+function chooseFetch(): (() => Promise<Shaped>) | Shaped {
+  const social = readSocialSources({
+    LATEST_POST_BLUESKY: Deno.env.get("LATEST_POST_BLUESKY"),
+    LATEST_POST_MASTODON: Deno.env.get("LATEST_POST_MASTODON"),
+    BLUESKY_API_URL: Deno.env.get("BLUESKY_API_URL"),
+  });
+  if (social && "error" in social) {
+    return { status: 500, body: { error: social.error }, headers: { "Cache-Control": "no-store" } };
+  }
+  if (social) return () => fetchSocial(social);
   const config = readConfig({ X_BEARER_TOKEN: Deno.env.get("X_BEARER_TOKEN"), X_USER_ID: Deno.env.get("X_USER_ID") });
   if ("status" in config) return config;
+  return () => fetchLatest(config);
+}
+
+async function latestPost(): Promise<Shaped> {
+  const fetchFresh = chooseFetch();
+  if (typeof fetchFresh !== "function") return fetchFresh;
   const hit = fromCache(cached, Date.now());
   if (hit) return hit;
-  inflight ??= fetchLatest(config).finally(() => {
+  inflight ??= fetchFresh().finally(() => {
     inflight = null;
   });
   return inflight;

@@ -1,15 +1,15 @@
 /**
- * Pure translation from X API v2 answers to this function's response, kept free of Deno globals and
- * package imports so it can be unit-tested under Node (tests/unit/edge-function.test.ts).
+ * Pure translation from X API v2 answers (and the shared Bluesky / Mastodon outcomes) to this function's response,
+ * kept free of Deno globals and package imports so it can be unit-tested under Node
+ * (tests/unit/edge-function.test.ts).
  *
- * Contract with the site: a 2xx answer carries `{ text }` with non-empty text; every failure carries
- * `{ error }` with a non-2xx status. The site hides the card on either kind of failure, so messages are
- * for logs and humans, never shown to visitors.
+ * Contract with the site: a 2xx answer carries `{ text, url?, source?, createdAt? }` with non-empty text; every
+ * failure carries `{ error }` with a non-2xx status. The site hides the card on either kind of failure, so messages
+ * are for logs and humans, never shown to visitors.
  */
+import type { LatestPostBody, Outcome } from "../_shared/latest-post/post.ts";
 
-export interface TextBody {
-  text: string;
-}
+export type TextBody = LatestPostBody;
 
 export interface ErrorBody {
   error: string;
@@ -37,9 +37,8 @@ export type Upstream =
 
 export type UserRef = { kind: "id"; id: string } | { kind: "username"; username: string };
 
-export interface CachedText {
-  text: string;
-  /** Epoch milliseconds when the text was fetched. */
+export interface CachedText extends LatestPostBody {
+  /** Epoch milliseconds when the post was fetched. */
   fetchedAt: number;
 }
 
@@ -60,8 +59,33 @@ function failure(status: number, error: string, headers: Record<string, string> 
   return { status, body: { error }, headers: { ...NO_STORE, ...headers } };
 }
 
-export function success(text: string, maxAgeSeconds = SUCCESS_MAX_AGE_SECONDS): Shaped {
-  return { status: 200, body: { text }, headers: { "Cache-Control": `public, max-age=${maxAgeSeconds}` } };
+export function success(post: string | TextBody, maxAgeSeconds = SUCCESS_MAX_AGE_SECONDS): Shaped {
+  const body = typeof post === "string" ? { text: post } : post;
+  return { status: 200, body, headers: { "Cache-Control": `public, max-age=${maxAgeSeconds}` } };
+}
+
+/** The post kept in the isolate, without its bookkeeping. */
+export function cachedPost(cached: CachedText): TextBody {
+  const { fetchedAt: _fetchedAt, ...post } = cached;
+  return post;
+}
+
+/**
+ * A Bluesky / Mastodon outcome (shared with the site: supabase/functions/_shared/latest-post) as this function's
+ * answer, with the same statuses as the X path.
+ */
+export function shapeOutcome(outcome: Outcome): Shaped {
+  if (outcome.ok) return success(outcome.post);
+  switch (outcome.kind) {
+    case "no-post":
+      return failure(404, `No recent posts: ${outcome.cause}`);
+    case "rate-limited":
+      return failure(503, outcome.cause, { "Retry-After": String(outcome.retryAfterSeconds ?? 60) });
+    case "timeout":
+      return failure(504, outcome.cause);
+    default:
+      return failure(502, outcome.cause);
+  }
 }
 
 export function isTextBody(body: ResponseBody): body is TextBody {
@@ -233,7 +257,7 @@ export function withStaleFallback(fresh: Shaped, cached: CachedText | null, nowM
   if (fresh.status < 500 || !cached) return fresh;
   if (nowMs - cached.fetchedAt > STALE_FOR_MS) return fresh;
   const retry = Number(fresh.headers["Retry-After"]);
-  return success(cached.text, Number.isFinite(retry) && retry > 0 ? Math.min(retry, 60) : 60);
+  return success(cachedPost(cached), Number.isFinite(retry) && retry > 0 ? Math.min(retry, 60) : 60);
 }
 
 /** The isolate's copy while it is fresh, with a max-age that runs out when it does; otherwise null. */
@@ -241,5 +265,5 @@ export function fromCache(cached: CachedText | null, nowMs: number): Shaped | nu
   if (!cached) return null;
   const age = nowMs - cached.fetchedAt;
   if (age < 0 || age >= FRESH_FOR_MS) return null;
-  return success(cached.text, Math.max(1, Math.floor((FRESH_FOR_MS - age) / 1000)));
+  return success(cachedPost(cached), Math.max(1, Math.floor((FRESH_FOR_MS - age) / 1000)));
 }
