@@ -69,12 +69,10 @@ test.describe("the list and the pages", () => {
 
   test("a draft and an unknown name are the site's 404 page", async ({ page }) => {
     // The browser reports each 404 document itself.
-    test
-      .info()
-      .annotations.push({
-        type: "expects-console-error",
-        description: "^Failed to load resource: the server responded with a status of 404",
-      });
+    test.info().annotations.push({
+      type: "expects-console-error",
+      description: "^Failed to load resource: the server responded with a status of 404",
+    });
     for (const name of [DRAFT, "2025-12-01-nothing"]) {
       const response = await page.goto(at(`/updates/${name}`));
       expect(response?.status()).toBe(404);
