@@ -5,7 +5,7 @@ import { owner } from "~/content/site";
 import { findUpdate, renderUpdateHtml } from "~/updates/updates.server";
 import { UpdatesFrame } from "~/updates/updates-frame";
 import { updatesPageMeta } from "~/updates/update-meta.server";
-import { footerProps, pageCacheControl, updateNotFound } from "~/updates/updates-page.server";
+import { frameProps, pageCacheControl, updateNotFound } from "~/updates/updates-page.server";
 import { listItem } from "~/updates/update-view.server";
 import type { loader as rootLoader } from "~/root";
 
@@ -19,7 +19,7 @@ export function loader({ params, request }: LoaderFunctionArgs) {
     update: item,
     // Rendered here: the page carries HTML, not the Markdown and its renderer.
     html: renderUpdateHtml(update.markdown),
-    footer: footerProps(now),
+    frame: frameProps(now),
     meta: updatesPageMeta(now, {
       title: `${update.title} · ${owner.name}`,
       description: update.summary ?? `${owner.name}'s update of ${item.dateText}, day ${item.day} of the challenge.`,
@@ -50,9 +50,9 @@ const PROSE =
   "[&_th]:py-1 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6";
 
 export default function UpdatePage() {
-  const { update, html, footer } = useLoaderData<typeof loader>();
+  const { update, html, frame } = useLoaderData<typeof loader>();
   return (
-    <UpdatesFrame footer={footer}>
+    <UpdatesFrame frame={frame}>
       <p className="mt-6">
         <a href="/updates" className="inline-block py-2 text-sm font-semibold text-link underline underline-offset-4">
           All updates

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { publishedUpdates } from "~/updates/updates.server";
 import { UpdatesFrame } from "~/updates/updates-frame";
 import { updatesPageMeta } from "~/updates/update-meta.server";
-import { footerProps, pageCacheControl } from "~/updates/updates-page.server";
+import { frameProps, pageCacheControl } from "~/updates/updates-page.server";
 import { listItem } from "~/updates/update-view.server";
 import { owner } from "~/content/site";
 
@@ -11,7 +11,7 @@ export function loader(_args: LoaderFunctionArgs) {
   const now = new Date();
   return {
     updates: publishedUpdates().map(listItem),
-    footer: footerProps(now),
+    frame: frameProps(now),
     meta: updatesPageMeta(now, {
       title: `Updates · ${owner.name}`,
       description: `Every update of ${owner.name}'s 365-day challenge, newest first: what 'Get Updates' brings by mail.`,
@@ -26,9 +26,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => data?.meta ?? [];
 export const headers: HeadersFunction = ({ parentHeaders }) => ({ "Cache-Control": pageCacheControl(parentHeaders) });
 
 export default function UpdatesList() {
-  const { updates, footer } = useLoaderData<typeof loader>();
+  const { updates, frame } = useLoaderData<typeof loader>();
   return (
-    <UpdatesFrame footer={footer}>
+    <UpdatesFrame frame={frame}>
       <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink">Updates</h1>
       <p className="mt-3 text-lg text-ink-soft">What I send to readers who clicked &lsquo;Get Updates&rsquo;.</p>
       {updates.length === 0 ? (

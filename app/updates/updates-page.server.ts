@@ -1,19 +1,14 @@
-// What the updates routes share on the server: the footer's data, the answer for an unknown update, the caching.
-import type { FooterProps } from "~/components/footer";
-import { challenge, siteContent } from "~/content/site";
-import { challengeDays } from "~/utils/days.server";
+// What the updates routes share on the server: the frame's data, the answer for an unknown update, the caching.
+import { challenge, owner } from "~/content/site";
+import type { FrameProps } from "~/updates/updates-frame";
+import { localDateAt } from "~/utils/days.server";
 import { logField, warnThrottled } from "~/utils/log.server";
 
-export function footerProps(now: Date): FooterProps {
-  const days = challengeDays(now, challenge);
-  return {
-    content: { owner: siteContent.owner, links: siteContent.links, footerCopy: siteContent.footerCopy },
-    daysIn: days.daysIn,
-    progressPercent: days.progressPercent,
-    lengthInDays: days.lengthInDays,
-    year: Number(days.today.slice(0, 4)),
-  };
-}
+/** The frame's data: the owner's name, and the year in Brussels for the copyright line. */
+export const frameProps = (now: Date): FrameProps => ({
+  ownerName: owner.name,
+  year: localDateAt(now, challenge.timeZone).year(),
+});
 
 /** The site's 404 for a name that is no published update, logged as any 404 is (app/routes/$.tsx). */
 export function updateNotFound(request: Request): never {
@@ -22,7 +17,7 @@ export function updateNotFound(request: Request): never {
 }
 
 /**
- * The pages change only with a deploy and once a day (the footer's day): a browser may keep one for five minutes.
+ * The pages change only with a deploy (and the copyright's year): a browser may keep one for five minutes.
  * Private: each render carries its own CSP nonce, which no shared cache may hand to others. A response that clears a
  * flashed toast is not kept at all.
  */
