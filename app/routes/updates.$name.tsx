@@ -1,11 +1,11 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { StatusPage } from "~/components/status-page";
 import { owner } from "~/content/site";
 import { findUpdate, renderUpdateHtml } from "~/updates/updates.server";
 import { UpdatesFrame } from "~/updates/updates-frame";
 import { updatesPageMeta } from "~/updates/update-meta.server";
-import { frameProps, pageCacheControl, updateNotFound } from "~/updates/updates-page.server";
+import { frameProps, updatesPageHeaders, updateNotFound } from "~/updates/updates-page.server";
 import { listItem } from "~/updates/update-view.server";
 import type { loader as rootLoader } from "~/root";
 
@@ -35,7 +35,7 @@ export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({
   return [{ title: site ? `Page not found · ${site}` : "Page not found" }, { name: "robots", content: "noindex" }];
 };
 
-export const headers: HeadersFunction = ({ parentHeaders }) => ({ "Cache-Control": pageCacheControl(parentHeaders) });
+export const headers = updatesPageHeaders;
 
 // The update's HTML comes from its Markdown through the one renderer (app/updates/markdown.server.ts), which lets no
 // raw HTML, script, style or javascript: link through; the classes style the elements it produces.

@@ -1,9 +1,9 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { publishedUpdates } from "~/updates/updates.server";
 import { UpdatesFrame } from "~/updates/updates-frame";
 import { updatesPageMeta } from "~/updates/update-meta.server";
-import { frameProps, pageCacheControl } from "~/updates/updates-page.server";
+import { frameProps, updatesPageHeaders } from "~/updates/updates-page.server";
 import { listItem } from "~/updates/update-view.server";
 import { owner } from "~/content/site";
 
@@ -23,7 +23,7 @@ export function loader(_args: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => data?.meta ?? [];
 
-export const headers: HeadersFunction = ({ parentHeaders }) => ({ "Cache-Control": pageCacheControl(parentHeaders) });
+export const headers = updatesPageHeaders;
 
 export default function UpdatesList() {
   const { updates, frame } = useLoaderData<typeof loader>();

@@ -1,4 +1,5 @@
 // What the updates routes share on the server: the frame's data, the answer for an unknown update, the caching.
+import type { HeadersFunction } from "@remix-run/node";
 import { challenge, owner } from "~/content/site";
 import type { FrameProps } from "~/updates/updates-frame";
 import { localDateAt } from "~/utils/days.server";
@@ -17,9 +18,10 @@ export function updateNotFound(request: Request): never {
 }
 
 /**
- * The pages change only with a deploy (and the copyright's year): a browser may keep one for five minutes.
- * Private: each render carries its own CSP nonce, which no shared cache may hand to others. A response that clears a
- * flashed toast is not kept at all.
+ * The pages change only with a deploy (and the copyright's year): a browser may keep one for five minutes. Private:
+ * each render carries its own CSP nonce, which no shared cache may hand to others. A response that clears a flashed
+ * toast, and the 404 page, are not kept at all.
  */
-export const pageCacheControl = (parentHeaders: Headers): string =>
-  parentHeaders.has("Set-Cookie") ? "no-cache" : "private, max-age=300";
+export const updatesPageHeaders: HeadersFunction = ({ parentHeaders, errorHeaders }) => ({
+  "Cache-Control": errorHeaders || parentHeaders.has("Set-Cookie") ? "no-cache" : "private, max-age=300",
+});

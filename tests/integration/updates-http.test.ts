@@ -73,6 +73,7 @@ describe("/updates", () => {
     for (const name of [DRAFT, "2025-10-21-nothing", "..%2f..%2fetc", "x".repeat(500), "2025-10-20-second-update.md"]) {
       const response = await get(`/updates/${name}`);
       expect(response.status, name).toBe(404);
+      expect(response.headers.get("cache-control"), name).toBe("no-cache");
       const html = await response.text();
       expect(html).toContain("Oops! Page not found");
       expect(html).not.toContain("SECRET-DRAFT");
