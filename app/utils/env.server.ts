@@ -101,6 +101,8 @@ const envSchema = z
     ALLOW_INDEXING: flag(true),
     // One switch for everything in app/perf/ (its README): "off" for a comparison run.
     PERF_TWEAKS: optional(z.enum(["on", "off"], { errorMap: () => ({ message: "must be on or off" }) }).default("on")),
+    // The owner's update files (app/updates/updates.server.ts); tests point it at their own folders.
+    UPDATES_DIR: optional(z.string().default("app/content/updates")),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {

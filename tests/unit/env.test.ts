@@ -39,6 +39,7 @@ describe("parseEnv", () => {
       LATEST_POST_TTL_SECONDS: 300,
       LATEST_POST_FAILURE_TTL_SECONDS: 30,
       ALLOW_INDEXING: true,
+      UPDATES_DIR: "app/content/updates",
     });
     expect(env.SUPABASE_URL).toBeUndefined();
     expect(env.SUPABASE_ANON_KEY).toBeUndefined();
@@ -64,6 +65,7 @@ describe("parseEnv", () => {
         LATEST_POST_FAILURE_TTL_SECONDS: "5",
         ALLOW_INDEXING: "false",
         PERF_TWEAKS: "off",
+        UPDATES_DIR: "/updates",
       }),
     );
     expect(env).toEqual({
@@ -84,6 +86,7 @@ describe("parseEnv", () => {
       LATEST_POST_FAILURE_TTL_SECONDS: 5,
       ALLOW_INDEXING: false,
       PERF_TWEAKS: "off",
+      UPDATES_DIR: "/updates",
     });
   });
 
