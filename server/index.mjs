@@ -38,8 +38,8 @@ async function loadBuild(version) {
 
 /** @param {unknown} error */
 function reportLoadError(error) {
-  // A bad setting or a damaged store file: the message says it all, a stack would only bury it.
-  if (error instanceof Error && (error.name === "EnvError" || error.name === "StoreFileError")) {
+  // A bad setting, a damaged store file or a bad update file: the message says it all, a stack would only bury it.
+  if (error instanceof Error && ["EnvError", "StoreFileError", "UpdateFileError"].includes(error.name)) {
     console.error(error.message);
   } else {
     console.error(error);

@@ -4,6 +4,7 @@
 import { owner } from "~/content/site";
 import { closeSubscriberStore, openSubscriberStore, startStoreBackups } from "~/newsletter/subscribers.server";
 import { env } from "~/utils/env.server";
+import { allUpdates } from "~/updates/updates.server";
 import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/server-build/request-guard.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
 import { FLASH_COOKIE_NAMES } from "~/utils/toast.server";
@@ -15,9 +16,11 @@ export { env };
 
 /**
  * What only the server starts (the owner's tools do not): the subscriber store, opened now so that a bad DATA_DIR or a
- * damaged file stops start-up instead of failing sign-ups, and its automatic backups.
+ * damaged file stops start-up instead of failing sign-ups, and its automatic backups. The update files are read
+ * first: a bad one stops start-up with the line naming the file and the field, not the first visitor's page.
  */
 export const onStart = () => {
+  allUpdates();
   openSubscriberStore();
   startStoreBackups();
 };

@@ -57,6 +57,8 @@ const envSchema = z
     LATEST_POST_TTL_SECONDS: integer(0, 86_400, 300),
     LATEST_POST_FAILURE_TTL_SECONDS: integer(0, 86_400, 30),
     ALLOW_INDEXING: flag(true),
+    // The owner's update files (app/updates/updates.server.ts); tests point it at their own folders.
+    UPDATES_DIR: optional(z.string().default("app/content/updates")),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {

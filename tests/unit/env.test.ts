@@ -39,6 +39,7 @@ describe("parseEnv", () => {
       LATEST_POST_TTL_SECONDS: 300,
       LATEST_POST_FAILURE_TTL_SECONDS: 30,
       ALLOW_INDEXING: true,
+      UPDATES_DIR: "app/content/updates",
     });
     expect(env.SUPABASE_URL).toBeUndefined();
     expect(env.SUPABASE_ANON_KEY).toBeUndefined();
@@ -63,6 +64,7 @@ describe("parseEnv", () => {
         LATEST_POST_TTL_SECONDS: "0",
         LATEST_POST_FAILURE_TTL_SECONDS: "5",
         ALLOW_INDEXING: "false",
+        UPDATES_DIR: "/updates",
       }),
     );
     expect(env).toEqual({
@@ -82,6 +84,7 @@ describe("parseEnv", () => {
       LATEST_POST_TTL_SECONDS: 0,
       LATEST_POST_FAILURE_TTL_SECONDS: 5,
       ALLOW_INDEXING: false,
+      UPDATES_DIR: "/updates",
     });
   });
 
