@@ -10,7 +10,10 @@ export type { SubscribeOutcome, SubscriberStore } from "~/newsletter/stores/type
 /** Supabase when it is configured, otherwise the embedded SQLite file under DATA_DIR. */
 export const usesSupabase = Boolean(env.SUPABASE_URL && env.SUPABASE_ANON_KEY);
 
-function startSubscriberStore(): SubscriberStore | SqliteStore {
+/** The store this server uses, told apart by `kind`. */
+type OpenedStore = (SubscriberStore & { readonly kind: "supabase" }) | SqliteStore;
+
+function startSubscriberStore(): OpenedStore {
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY) {
     return createSupabaseStore({ url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY });
   }
@@ -26,13 +29,13 @@ function startSubscriberStore(): SubscriberStore | SqliteStore {
   }
 }
 
-let opened: SubscriberStore | SqliteStore | undefined;
+let opened: OpenedStore | undefined;
 
 /**
  * Opens the store once: the server at start-up (a bad DATA_DIR or a damaged file stops it there), the owner's tools
  * when a command needs the live list (restore must work when the file cannot be opened at all).
  */
-export function openSubscriberStore(): SubscriberStore | SqliteStore {
+export function openSubscriberStore(): OpenedStore {
   opened ??= startSubscriberStore();
   return opened;
 }
@@ -44,14 +47,17 @@ export const subscriberStore: SubscriberStore = {
 };
 
 /** The embedded store, opened, for the owner's tools; null when the list lives in Supabase. */
-export const embeddedStore = (): SqliteStore | null => (usesSupabase ? null : (openSubscriberStore() as SqliteStore));
+export function embeddedStore(): SqliteStore | null {
+  if (usesSupabase) return null;
+  const store = openSubscriberStore();
+  return store.kind === "sqlite" ? store : null;
+}
 
 /**
  * Whether a sign-up can be stored now, for /healthz: the embedded file is writable. Supabase is never called by a
  * probe (a probe every few seconds must not spend its quota or fail because it is slow).
  */
-export const subscriberStoreHealthy = (): boolean =>
-  usesSupabase || ((opened as SqliteStore | undefined)?.healthy() ?? false);
+export const subscriberStoreHealthy = (): boolean => usesSupabase || (opened?.kind === "sqlite" && opened.healthy());
 
 /** Where and how many automatic backups of the embedded store are kept, dated by the site's own time zone. */
 export const backupSettings = (): BackupSettings => ({
@@ -76,5 +82,5 @@ export async function closeSubscriberStore() {
   const running = stopBackups?.();
   stopBackups = undefined;
   await running;
-  if (opened?.kind === "sqlite") (opened as SqliteStore).close();
+  if (opened?.kind === "sqlite") opened.close();
 }

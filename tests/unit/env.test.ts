@@ -85,6 +85,9 @@ describe("parseEnv", () => {
       LATEST_POST_FAILURE_TTL_SECONDS: 5,
       ALLOW_INDEXING: false,
       UPDATES_DIR: "/updates",
+      // The mail path's defaults (mail itself stays off without SMTP_URL).
+      MAIL_MAX_PER_HOUR: 100,
+      MAIL_RATE_PER_SECOND: 2,
     });
   });
 

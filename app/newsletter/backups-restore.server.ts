@@ -1,0 +1,100 @@
+// Restoring a backup of the embedded store: replacing a missing or unusable live file, or putting a backup's rows
+// back into a healthy live list.
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { replacedFileName } from "~/newsletter/backup-plan.server";
+import { readBackup } from "~/newsletter/backups-read.server";
+import {
+  type AddBackReport,
+  isLogLostUnderOpenFile,
+  lostLogMessage,
+  openSqliteStore,
+  SQLITE_FILE_NAME,
+  StoreFileError,
+  WHOLE_FILE,
+} from "~/newsletter/stores/sqlite.server";
+import { copyAtomically } from "~/newsletter/stores/sqlite/durable-files.server";
+import { describeCause } from "~/newsletter/stores/types.server";
+
+export type RestoreReport =
+  | {
+      kind: "replaced";
+      /** Why the live file was replaced: it was missing, or what was wrong with it. */
+      reason: string;
+      /** Where the file it replaced was kept, if there was one. */
+      keptAs: string | null;
+      /** Where the old file's log (-wal, -shm) was kept, with the file or without it: it may hold the last commits. */
+      keptLog: string[];
+      subscribers: number;
+    }
+  | ({ kind: "added back"; keptAs: string; before: number; after: number } & AddBackReport);
+
+/**
+ * Whether the live file can be used as it is: null if so, else what is wrong (it is absent, damaged, not ours). Throws
+ * when its log went from under a running server: the file is whole, and replacing it would lose what the server holds.
+ */
+function liveFileProblem(file: string): string | null {
+  if (!existsSync(file)) return "it was missing";
+  try {
+    readBackup(file);
+    return null;
+  } catch (error) {
+    if (isLogLostUnderOpenFile(file, error)) throw new StoreFileError(lostLogMessage(file));
+    return describeCause(error).replace(/^Error: .*? is not a backup of the newsletter list: /, "");
+  }
+}
+
+/**
+ * Restores a backup into DATA_DIR. A missing or unusable live file (the server stopped) is replaced by the backup,
+ * the old one kept beside the backups. A healthy live list (the server may be running) keeps every row it has and
+ * gets back the backup's addresses it lacks, except readers who unsubscribed by their link since; a copy of the list
+ * as it was is kept first.
+ */
+export async function restoreBackup(
+  backup: string,
+  dataDir: string,
+  backupDir: string,
+  now = new Date(),
+): Promise<RestoreReport> {
+  const source = path.resolve(backup);
+  const rows = readBackup(source);
+  const live = path.join(path.resolve(dataDir), SQLITE_FILE_NAME);
+  mkdirSync(backupDir, { recursive: true });
+  const keptAs = path.join(backupDir, replacedFileName(now));
+  if (existsSync(keptAs)) throw new Error(`${keptAs} already exists: try again in a second`);
+
+  const problem = liveFileProblem(live);
+  if (problem) {
+    // Byte for byte: a damaged file cannot be copied by SQLite, and may still hold something. Its log too, even
+    // without the file (deleted by hand, say): the last commits may be in it and nowhere else.
+    const kept = existsSync(live) ? keptAs : null;
+    if (kept) await copyAtomically(live, kept);
+    const keptLog: string[] = [];
+    for (const suffix of ["-wal", "-shm"]) {
+      if (!existsSync(`${live}${suffix}`)) continue;
+      await copyAtomically(`${live}${suffix}`, `${keptAs}${suffix}`);
+      keptLog.push(`${keptAs}${suffix}`);
+    }
+    mkdirSync(path.dirname(live), { recursive: true });
+    // The old log belongs to the old file: replayed onto the backup it would corrupt it. It is kept above.
+    rmSync(`${live}-wal`, { force: true });
+    rmSync(`${live}-shm`, { force: true });
+    await copyAtomically(source, live);
+    const store = openSqliteStore(dataDir);
+    try {
+      return { kind: "replaced", reason: problem, keptAs: kept, keptLog, subscribers: store.count() };
+    } finally {
+      store.close();
+    }
+  }
+
+  const store = openSqliteStore(dataDir);
+  try {
+    // The owner's tool runs in a process of its own, beside the server that may be taking sign-ups: one step.
+    const before = await store.backup(keptAs, { stepPages: WHOLE_FILE });
+    const report = store.addBack(rows);
+    return { kind: "added back", keptAs, before, after: store.count(), ...report };
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,107 @@
+// What the owner's tools (npm run subscribers) do to the embedded list: read it, remove an address, put a backup's
+// rows back, copy the whole file.
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { backup as onlineBackup, DatabaseSync } from "node:sqlite";
+import { countRows, transaction } from "~/newsletter/stores/sqlite/connection.server";
+import { writeAtomically } from "~/newsletter/stores/sqlite/durable-files.server";
+
+/** One subscriber as the owner's tools show it. */
+export interface SubscriberRow {
+  email: string;
+  createdAt: string;
+  unsubscribeToken: string;
+}
+
+/** One subscriber as a backup holds it (a file from before tokens has none). */
+export interface BackupRow {
+  email: string;
+  createdAt: string;
+  unsubscribeToken: string | null;
+}
+
+/** What a restore into the live list did. */
+export interface AddBackReport {
+  /** The addresses put back, in the backup's order. */
+  added: string[];
+  alreadyThere: number;
+  /** Left out: these readers unsubscribed by their link after the backup was made. */
+  unsubscribedSince: number;
+}
+
+/** Every subscriber, oldest first. */
+export function listRows(db: DatabaseSync): SubscriberRow[] {
+  const rows = db
+    .prepare(
+      "select email, created_at as createdAt, unsubscribe_token as unsubscribeToken " +
+        "from newsletter_subscribers order by id",
+    )
+    .all();
+  return rows as unknown as SubscriberRow[];
+}
+
+/**
+ * Puts rows of a backup back in one transaction: those not on the list, except readers who unsubscribed by their
+ * link since (the list remembers their token). Rows whose address is on the list are left as they are.
+ */
+export function addBack(db: DatabaseSync, rows: readonly BackupRow[]): AddBackReport {
+  const present = db.prepare("select 1 from newsletter_subscribers where lower(email) = lower(?)");
+  const left = db.prepare("select 1 from newsletter_unsubscribed where unsubscribe_token = ?");
+  const tokenTaken = db.prepare("select 1 from newsletter_subscribers where unsubscribe_token = ?");
+  const insert = db.prepare(
+    "insert into newsletter_subscribers (email, created_at, unsubscribe_token) values (?, ?, ?)",
+  );
+  return transaction(db, () => {
+    const report: AddBackReport = { added: [], alreadyThere: 0, unsubscribedSince: 0 };
+    for (const row of rows) {
+      if (present.get(row.email)) report.alreadyThere += 1;
+      else if (row.unsubscribeToken && left.get(row.unsubscribeToken)) report.unsubscribedSince += 1;
+      else {
+        // The reader's old link keeps working, unless the token is somehow someone else's now.
+        const token =
+          row.unsubscribeToken && !tokenTaken.get(row.unsubscribeToken) ? row.unsubscribeToken : randomUUID();
+        insert.run(row.email, row.createdAt, token);
+        report.added.push(row.email);
+      }
+    }
+    return report;
+  });
+}
+
+/**
+ * A consistent copy of the whole file at `target` (which must not exist), safe while the server writes; answers how
+ * many subscribers the copy holds. SQLite's online backup runs through `db`, each step of `stepPages` pages on
+ * libuv's thread pool.
+ */
+export function copyDatabase(db: DatabaseSync, target: string, stepPages: number): Promise<number> {
+  return writeAtomically(
+    path.resolve(target),
+    async (partial) => {
+      await onlineBackup(db, partial, { rate: stepPages });
+      return settleCopy(partial);
+    },
+    { scrapSuffixes: ["-journal", "-wal", "-shm"] },
+  );
+}
+
+/**
+ * Makes a fresh copy a file of its own and answers how many subscribers it holds. The online backup copies the live
+ * file's header, which says WAL: opened like that, a backup would grow -wal and -shm files beside it wherever it is
+ * read, and could not be read at all from a read-only folder. A rollback journal, as VACUUM INTO wrote, avoids both.
+ */
+function settleCopy(file: string): number {
+  const copy = new DatabaseSync(file);
+  try {
+    // No fsync of its own here: the caller fsyncs the finished copy once, off the loop.
+    copy.exec("pragma synchronous = off; pragma journal_mode = delete");
+  } finally {
+    copy.close();
+  }
+  // What the copy holds, counted in the copy: the live list may have grown since.
+  const readOnly = new DatabaseSync(file, { readOnly: true });
+  try {
+    return countRows(readOnly);
+  } finally {
+    readOnly.close();
+  }
+}

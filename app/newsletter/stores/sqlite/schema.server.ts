@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import type { DatabaseSync } from "node:sqlite";
+
+/**
+ * The store's tables and indexes, in order. Every step is idempotent ("if not exists", or a check before an alter),
+ * and every step runs on every open: a file from any earlier version ends up with the whole schema, and a new table or
+ * column is one more entry at the end. (No version number: the header's user_version is the write check's.)
+ */
+export const MIGRATIONS: readonly ((db: DatabaseSync) => void)[] = [
+  (db) =>
+    db.exec(`
+      create table if not exists newsletter_subscribers (
+        id integer primary key,
+        email text not null,
+        created_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        unsubscribe_token text
+      );
+      create unique index if not exists newsletter_subscribers_email_lower_key
+        on newsletter_subscribers (lower(email));
+    `),
+  // Who left by their own link, by token only (never the address): a restore must not bring them back unasked.
+  (db) =>
+    db.exec(`
+      create table if not exists newsletter_unsubscribed (
+        unsubscribe_token text primary key,
+        at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+      ) without rowid;
+    `),
+  // Version 2 gave every subscriber an unsubscribe token; a file from version 1 gets the column and the tokens.
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "unsubscribe_token", "text"),
+  (db) => {
+    const missing = db.prepare("select id from newsletter_subscribers where unsubscribe_token is null").all() as {
+      id: number;
+    }[];
+    const give = db.prepare("update newsletter_subscribers set unsubscribe_token = ? where id = ?");
+    for (const { id } of missing) give.run(randomUUID(), id);
+  },
+  (db) =>
+    db.exec(
+      "create unique index if not exists newsletter_subscribers_unsubscribe_token_key " +
+        "on newsletter_subscribers (unsubscribe_token)",
+    ),
+];
+
+/** Brings `db` to the current schema (see MIGRATIONS). */
+export function applySchema(db: DatabaseSync) {
+  for (const step of MIGRATIONS) step(db);
+}
+
+/** The names of a table's columns (none when it does not exist). */
+export function columnsOf(db: DatabaseSync, table: string): Set<string> {
+  const rows = db.prepare(`pragma table_info(${JSON.stringify(table)})`).all() as { name: string }[];
+  return new Set(rows.map((row) => row.name));
+}
+
+/** Adds a column to an existing table unless it is there already. */
+export function addColumnIfMissing(db: DatabaseSync, table: string, column: string, definition: string) {
+  if (columnsOf(db, table).has(column)) return;
+  db.exec(`alter table ${JSON.stringify(table)} add column ${JSON.stringify(column)} ${definition}`);
+}
