@@ -76,6 +76,8 @@ export interface Outbox {
   release(id: number, owner: string, error: string, nextAttemptAt: number, now?: number): void;
   /** Rows left 'sending' past their lease (their process died) become 'uncertain'; how many. */
   markUncertain(now?: number): number;
+  /** Every row `owner` holds 'sending' becomes 'uncertain' at once, lease or not: that process is known dead. */
+  markUncertainOf(owner: string, now?: number): number;
   /** Puts 'uncertain' rows matching the filter back in the queue (the owner decided to send them again). */
   requeueUncertain(filter: RowFilter, now?: number): number;
   /** How many rows are in each state (zeros included). */
@@ -189,6 +191,10 @@ export function openOutbox(file: string): Outbox {
     "update mail_outbox set state = 'uncertain', updated_at = ?, last_error = coalesce(last_error, " +
       "'the sending process stopped during the attempt') where state = 'sending' and lease_until < ?",
   );
+  const uncertainOf = db.prepare(
+    "update mail_outbox set state = 'uncertain', updated_at = ?, last_error = coalesce(last_error, " +
+      "'the sending process stopped during the attempt') where state = 'sending' and claimed_by = ?",
+  );
 
   const transaction = <T>(work: () => T): T => {
     db.exec("begin immediate");
@@ -242,6 +248,7 @@ export function openOutbox(file: string): Outbox {
     recordRetry: (id, owner, error, at, now = Date.now()) => void retry.run(1, error, at, now, id, owner),
     release: (id, owner, error, at, now = Date.now()) => void retry.run(0, error, at, now, id, owner),
     markUncertain: (now = Date.now()) => Number(uncertain.run(now, now).changes),
+    markUncertainOf: (owner, now = Date.now()) => Number(uncertainOf.run(now, owner).changes),
     requeueUncertain(filter, now = Date.now()) {
       const { sql, values } = where({ ...filter, state: "uncertain" });
       const result = db

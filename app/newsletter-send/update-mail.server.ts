@@ -70,10 +70,18 @@ export function updateMessageId(updateName: string, email: string, domain: strin
   return `<update.${safeName}.${digest}${suffix}@${domain}>`;
 }
 
-/** `List-Id` (RFC 2919): a label under the site's own host, with the owner's name as the description. */
+/**
+ * `List-Id` (RFC 2919): a label under the site's own host, with the owner's name as the description. The description
+ * is kept to plain ASCII words: anything else (a quote, an accent) makes Nodemailer encode the whole field, `<…>`
+ * included, and the ID is lost to the mail clients that sort by it.
+ */
 export function listId(ownerName: string, siteUrl: string): string {
   const host = new URL(siteUrl).hostname;
-  return `"${headerText(ownerName, 60).replace(/["\\]/g, "")} updates" <updates.${host}>`;
+  const words = headerText(ownerName, 60)
+    .replace(/[^A-Za-z0-9 .'-]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return words ? `${words} updates <updates.${host}>` : `<updates.${host}>`;
 }
 
 const escapeHtml = (value: string) =>

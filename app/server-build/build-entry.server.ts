@@ -4,6 +4,7 @@
 import { owner } from "~/content/site";
 import { closeSubscriberStore, openSubscriberStore, startStoreBackups } from "~/newsletter/subscribers.server";
 import { env } from "~/utils/env.server";
+import { refuseServiceRoleKey } from "~/newsletter-send/service-key.server";
 import { allUpdates } from "~/updates/updates.server";
 import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/server-build/request-guard.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
@@ -20,6 +21,7 @@ export { env };
  * first: a bad one stops start-up with the line naming the file and the field, not the first visitor's page.
  */
 export const onStart = () => {
+  refuseServiceRoleKey(env);
   allUpdates();
   openSubscriberStore();
   startStoreBackups();
@@ -49,6 +51,9 @@ export const requestGuard = (options: Pick<RequestGuardOptions, "isHttps">): Req
  * rejection nothing handles, or any other fault the server meets (server/index.mjs, server/page-cache.mjs).
  */
 export { answerServerError, reportFault, reportUnhandledRejection } from "~/server-build/server-error.server";
+
+/** The owner's update command (npm run newsletter). */
+export { newsletterTool } from "~/newsletter-send/newsletter-tool.server";
 
 /** The owner's subscriber tools (npm run subscribers). */
 export { subscriberAdmin } from "~/newsletter/admin.server";

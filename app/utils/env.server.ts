@@ -62,6 +62,8 @@ const envSchema = z
         .optional(),
     ),
     SUPABASE_ANON_KEY: optional(z.string().optional()),
+    // Reads every address: given to `npm run newsletter` alone, never to the web server (build-entry's onStart).
+    SUPABASE_SERVICE_ROLE_KEY: optional(z.string().optional()),
     DATA_DIR: optional(z.string().default("./data")),
     // Unset: DATA_DIR/backups, resolved once DATA_DIR is known (see backupDirectory).
     BACKUP_DIR: optional(z.string().optional()),

@@ -28,7 +28,7 @@ describe("the update mail", () => {
     expect(mail.headers).toEqual({
       "List-Unsubscribe": `<${reader.unsubscribeUrl}>`,
       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-      "List-Id": '"Alex Placeholder updates" <updates.example.com>',
+      "List-Id": "Alex Placeholder updates <updates.example.com>",
     });
     expect(mail.messageId).toMatch(/^<update\.2026-11-20-first-launch\.[0-9a-f]{24}@mail\.example\.net>$/);
   });
@@ -71,6 +71,8 @@ describe("the update mail", () => {
     expect(senderDomain("Alex <updates@Mail.Example.net>", "https://example.com")).toBe("mail.example.net");
     expect(senderDomain("updates@example.org", "https://example.com")).toBe("example.org");
     expect(senderDomain("nobody", "https://site.example")).toBe("site.example");
-    expect(listId('Al"ex\r\n', "https://www.example.com/")).toBe('"Alex updates" <updates.www.example.com>');
+    expect(listId('Al"ex\r\n', "https://www.example.com/")).toBe("Alex updates <updates.www.example.com>");
+    expect(listId("Zoë", "https://example.com")).toBe("Zo updates <updates.example.com>");
+    expect(listId("«»", "https://example.com")).toBe("<updates.example.com>");
   });
 });
