@@ -3,6 +3,7 @@
 // app. One build, so one copy of each module: the tools use the very store the server uses.
 import { owner } from "~/content/site";
 import { closeSubscriberStore, openSubscriberStore, startStoreBackups } from "~/newsletter/subscribers.server";
+import { startConfirmationMail, stopConfirmationMail } from "~/newsletter/confirm.server";
 import { env } from "~/utils/env.server";
 import { refuseServiceRoleKey } from "~/newsletter-send/service-key.server";
 import { allUpdates } from "~/updates/updates.server";
@@ -25,10 +26,14 @@ export const onStart = () => {
   allUpdates();
   openSubscriberStore();
   startStoreBackups();
+  startConfirmationMail();
 };
 
 /** Closes what the app holds open (the embedded database) when the server or a tool stops. */
-export const onShutdown = async () => closeSubscriberStore();
+export const onShutdown = async () => {
+  await stopConfirmationMail();
+  await closeSubscriberStore();
+};
 
 /** The anonymous home page's cache key at `now`, or null when it must be rendered (server/page-cache.mjs). */
 export { homePageCacheKey } from "./home-page-key.server";
