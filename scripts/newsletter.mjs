@@ -68,7 +68,7 @@ const abort = new AbortController();
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
   process.on(signal, () => {
     if (abort.signal.aborted) process.exit(130);
-    abort.abort();
+    abort.abort(signal);
   });
 }
 

@@ -27,7 +27,7 @@ export interface SendOptions {
 }
 
 /** Far longer than one attempt can take (the transport bounds connection, greeting and socket waits). */
-const LEASE_MS = 5 * 60_000;
+export const LEASE_MS = 5 * 60_000;
 
 /** Parallel relay connections: enough for hundreds of mails a second unpaced, a few at a modest rate. */
 export const concurrencyFor = (ratePerSecond: number): number =>
@@ -91,7 +91,7 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
   const transport = createMailTransport(settings.mode, settings.from, {
     maxConnections: concurrencyFor(settings.ratePerSecond),
   });
-  let finished = false;
+  let end = { finished: false, paused: false };
   try {
     // The previous sender died holding claims: those mails may have left. They are named, never re-sent silently.
     if (taken.previous) outbox.markUncertainOf(taken.previous.owner);
@@ -120,15 +120,22 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
       return 1;
     }
     if (result.kind === "interrupted") {
-      write("Interrupted: the mails not sent yet stay queued; the web server sends them, or run the command again.\n");
+      // A closed terminal (SIGHUP) is not the owner's stop: the web server goes on. Ctrl-C or a stop is.
+      const paused = options.signal?.reason !== "SIGHUP";
+      end = { finished: false, paused };
+      write(
+        paused
+          ? "Paused: the mails not sent yet stay queued. Run the same command to go on.\n"
+          : "The terminal closed: the web server goes on with the mails not sent yet.\n",
+      );
       return 130;
     }
-    finished = true;
+    end = { finished: true, paused: false };
     return 0;
   } finally {
     transport.close();
     outbox.close();
-    log.release(owner, finished);
+    log.release(owner, end);
     log.close();
   }
 }

@@ -21,6 +21,8 @@ export interface SendRecord {
   update: string;
   startedAt: number;
   finishedAt: number | null;
+  /** The owner stopped it (Ctrl-C): the web server leaves it alone until the command runs again. */
+  paused: boolean;
 }
 
 export type LockResult =
@@ -43,8 +45,11 @@ const alive = (holder: LockHolder) => holder.host !== hostname() || processRuns(
 export interface SendLog {
   /** Takes the lock for `update` unless a running process holds it. */
   take(owner: string, update: string, now?: number): LockResult;
-  /** Gives the lock back (only its owner can) and, when the send is complete, notes when it ended. */
-  release(owner: string, finished: boolean, now?: number): void;
+  /**
+   * Gives the lock back (only its owner can): `finished` notes when the send ended, `paused` that the owner stopped
+   * it (the web server does not take it up).
+   */
+  release(owner: string, end: { finished: boolean; paused?: boolean }, now?: number): void;
   /** The lock's holder if that process still runs. */
   liveHolder(): LockHolder | null;
   records(): SendRecord[];
@@ -60,7 +65,8 @@ export function openSendLog(dataDir: string): SendLog {
       id integer primary key check (id = 1), owner text not null, pid integer not null, host text not null,
       update_name text not null, since integer not null);
     create table if not exists update_sends (
-      update_name text primary key, started_at integer not null, finished_at integer);
+      update_name text primary key, started_at integer not null, finished_at integer,
+      paused integer not null default 0);
   `);
   const holderOf = (): LockHolder | null => {
     const row = db.prepare("select owner, pid, host, update_name, since from send_lock where id = 1").get() as
@@ -84,7 +90,8 @@ export function openSendLog(dataDir: string): SendLog {
           now,
         );
         db.prepare(
-          "insert into update_sends values (?, ?, null) on conflict (update_name) do update set finished_at = null",
+          "insert into update_sends values (?, ?, null, 0) " +
+            "on conflict (update_name) do update set finished_at = null, paused = 0",
         ).run(update, now);
         db.exec("commit");
         return { kind: "taken", previous };
@@ -93,10 +100,14 @@ export function openSendLog(dataDir: string): SendLog {
         throw error;
       }
     },
-    release(owner, finished, now = Date.now()) {
+    release(owner, { finished, paused = false }, now = Date.now()) {
       const holder = holderOf();
       if (holder?.owner !== owner) return;
-      if (finished) db.prepare("update update_sends set finished_at = ? where update_name = ?").run(now, holder.update);
+      db.prepare("update update_sends set finished_at = ?, paused = ? where update_name = ?").run(
+        finished ? now : null,
+        paused ? 1 : 0,
+        holder.update,
+      );
       db.prepare("delete from send_lock where id = 1 and owner = ?").run(owner);
     },
     liveHolder() {
@@ -105,12 +116,18 @@ export function openSendLog(dataDir: string): SendLog {
     },
     records: () =>
       (
-        db.prepare("select update_name, started_at, finished_at from update_sends order by started_at").all() as {
+        db.prepare("select * from update_sends order by started_at").all() as {
           update_name: string;
           started_at: number;
           finished_at: number | null;
+          paused: number;
         }[]
-      ).map((row) => ({ update: row.update_name, startedAt: row.started_at, finishedAt: row.finished_at })),
+      ).map((row) => ({
+        update: row.update_name,
+        startedAt: row.started_at,
+        finishedAt: row.finished_at,
+        paused: row.paused === 1,
+      })),
     close: () => db.close(),
   };
 }

@@ -27,7 +27,7 @@ export function statusLine(
     if (counts.uncertain) parts.push(`${counts.uncertain} uncertain`);
     const open = counts.queued + counts.sending;
     if (sendingNow) parts.unshift("sending");
-    else if (open) parts.push(`${open} waiting in the outbox`);
+    else if (open) parts.push(`${open} waiting in the outbox${record?.paused ? " (paused: run send again)" : ""}`);
     if (record)
       parts.push(record.finishedAt ? `finished ${when(record.finishedAt)}` : `started ${when(record.startedAt)}`);
     state = parts.join(", ");

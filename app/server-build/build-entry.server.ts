@@ -2,10 +2,16 @@
 // and, beside it, what our own server (server/index.mjs) and the owner's tools (scripts/subscribers.mjs) take from the
 // app. One build, so one copy of each module: the tools use the very store the server uses.
 import { owner } from "~/content/site";
-import { closeSubscriberStore, openSubscriberStore, startStoreBackups } from "~/newsletter/subscribers.server";
-import { startConfirmationMail, stopConfirmationMail } from "~/newsletter/confirm.server";
+import {
+  closeSubscriberStore,
+  embeddedStore,
+  openSubscriberStore,
+  startStoreBackups,
+} from "~/newsletter/subscribers.server";
+import { mailSettings, startConfirmationMail, stopConfirmationMail } from "~/newsletter/confirm.server";
 import { env } from "~/utils/env.server";
 import { refuseServiceRoleKey } from "~/newsletter-send/service-key.server";
+import { startServerUpdateSends, stopServerUpdateSends } from "~/newsletter-send/server-drain.server";
 import { allUpdates } from "~/updates/updates.server";
 import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/server-build/request-guard.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
@@ -27,11 +33,13 @@ export const onStart = () => {
   openSubscriberStore();
   startStoreBackups();
   startConfirmationMail();
+  startServerUpdateSends(mailSettings, env.DATA_DIR, embeddedStore());
 };
 
 /** Closes what the app holds open (the embedded database) when the server or a tool stops. */
 export const onShutdown = async () => {
   await stopConfirmationMail();
+  await stopServerUpdateSends();
   await closeSubscriberStore();
 };
 
