@@ -36,6 +36,8 @@ export const LIGHTHOUSE_ONLY = process.env.BENCH_LIGHTHOUSE_ONLY === "1";
 export const DURATION_S = positive("BENCH_DURATION_S", 10);
 export const CONNECTIONS = positive("BENCH_CONNECTIONS", 20);
 export const HANG_RUNS = positive("BENCH_HANG_RUNS", 5);
+/** 0 skips the send benchmark (bench/send.mjs: an update to BENCH_SEND_READERS readers through a loopback relay). */
+export const SEND_BENCH = process.env.BENCH_SEND !== "0";
 /** 0 measures without the stub Supabase, i.e. without a latest post. */
 export const WITH_SUPABASE = process.env.BENCH_SUPABASE !== "0";
 export const CHROME_FLAGS =

@@ -19,6 +19,7 @@ import { startReferencePages } from "./reference-pages.mjs";
 import { gitCommit, goalsTable, referenceTable, runsTable } from "./report.mjs";
 import { startSupabaseStub } from "./supabase-stub.mjs";
 import { measureThroughput } from "./throughput.mjs";
+import { measureSend, SEND_READERS, sendGoals } from "./send.mjs";
 
 const { CHROMIUM, NGINX, LIGHTHOUSE_RUNS, PROXY_DELAY_MS, outDir, root } = options;
 
@@ -150,6 +151,13 @@ async function main() {
   await stopProcess(app.child);
   await stopProcess(stub.child);
 
+  /** @type {Awaited<ReturnType<typeof measureSend>> | null} */
+  let send = null;
+  if (!options.LIGHTHOUSE_ONLY && options.SEND_BENCH) {
+    console.log(`send: one update to ${SEND_READERS} readers through a loopback relay`);
+    send = await measureSend();
+  }
+
   const results = {
     date: new Date().toISOString(),
     commit: gitCommit(),
@@ -165,12 +173,19 @@ async function main() {
     bytes,
     lighthouse,
     ...serverSections,
+    ...(send ? { send } : {}),
   };
   writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
   const { markdown, missed } = goalsTable(results);
   console.log(`\n${markdown}\n\nEvery Lighthouse run (simulated throttling):\n\n${runsTable(results)}`);
   if (lighthouse.references.length) {
     console.log(`\nReference pages, quiet, loopback (not gated):\n\n${referenceTable(results)}`);
+  }
+  if (send) {
+    const rows = sendGoals(send);
+    console.log(`\nThe send (${send.readers} readers):\n`);
+    for (const [label, value, goal, met] of rows) console.log(`${met ? "✓" : "✗"} ${label}: ${value} (goal ${goal})`);
+    for (const [label, , , met] of rows) if (!met) missed.push(String(label));
   }
   console.log("\nWritten to bench/results.json");
   if (missed.length) {

@@ -167,6 +167,8 @@ export function openOutbox(file: string): Outbox {
   const db = new DatabaseSync(file);
   db.exec("pragma busy_timeout = 5000");
   db.exec("pragma journal_mode = wal");
+  // Only a claim must reach the disk before its mail leaves (claim syncs it): see docs/decisions/018-sending-updates.md.
+  db.exec("pragma synchronous = normal");
   db.exec(SCHEMA);
 
   const insert = db.prepare(
@@ -187,16 +189,14 @@ export function openOutbox(file: string): Outbox {
     "update mail_outbox set state = 'queued', attempts = attempts + ?, last_error = ?, next_attempt_at = ?," +
       " updated_at = ?, claimed_by = null, lease_until = null where id = ? and state = 'sending' and claimed_by = ?",
   );
+  // Past the lease, or held by an owner known dead (null: none).
   const uncertain = db.prepare(
     "update mail_outbox set state = 'uncertain', updated_at = ?, last_error = coalesce(last_error, " +
-      "'the sending process stopped during the attempt') where state = 'sending' and lease_until < ?",
-  );
-  const uncertainOf = db.prepare(
-    "update mail_outbox set state = 'uncertain', updated_at = ?, last_error = coalesce(last_error, " +
-      "'the sending process stopped during the attempt') where state = 'sending' and claimed_by = ?",
+      "'the sending process stopped during the attempt') where state = 'sending' and (lease_until < ? or claimed_by = ?)",
   );
 
-  const transaction = <T>(work: () => T): T => {
+  const transaction = <T>(work: () => T, synced = false): T => {
+    if (synced) db.exec("pragma synchronous = full");
     db.exec("begin immediate");
     try {
       const result = work();
@@ -205,6 +205,8 @@ export function openOutbox(file: string): Outbox {
     } catch (error) {
       db.exec("rollback");
       throw error;
+    } finally {
+      if (synced) db.exec("pragma synchronous = normal");
     }
   };
 
@@ -229,7 +231,7 @@ export function openOutbox(file: string): Outbox {
     claim({ kinds, limit, owner, leaseMs }, now = Date.now()) {
       if (kinds.length === 0 || limit <= 0) return [];
       return transaction(() => {
-        uncertain.run(now, now);
+        uncertain.run(now, now, null);
         const marks = kinds.map(() => "?").join(", ");
         const raws = db
           .prepare(
@@ -239,7 +241,7 @@ export function openOutbox(file: string): Outbox {
           )
           .all(owner, now + leaseMs, now, ...kinds, now, limit) as unknown as RawRow[];
         return raws.map(toRow).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
-      });
+      }, true);
     },
     // The relay's answer (its queue id) is what a delivery leaves behind, for tracing one mail in the relay's logs.
     recordSent: (id, owner, response, now = Date.now()) => void sent.run(response, now, now, id, owner),
@@ -247,8 +249,8 @@ export function openOutbox(file: string): Outbox {
     recordSkipped: (id, owner, reason, now = Date.now()) => void skipped.run(reason, now, now, id, owner),
     recordRetry: (id, owner, error, at, now = Date.now()) => void retry.run(1, error, at, now, id, owner),
     release: (id, owner, error, at, now = Date.now()) => void retry.run(0, error, at, now, id, owner),
-    markUncertain: (now = Date.now()) => Number(uncertain.run(now, now).changes),
-    markUncertainOf: (owner, now = Date.now()) => Number(uncertainOf.run(now, owner).changes),
+    markUncertain: (now = Date.now()) => Number(uncertain.run(now, now, null).changes),
+    markUncertainOf: (owner, now = Date.now()) => Number(uncertain.run(now, -1, owner).changes),
     requeueUncertain(filter, now = Date.now()) {
       const { sql, values } = where({ ...filter, state: "uncertain" });
       const result = db

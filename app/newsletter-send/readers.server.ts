@@ -1,6 +1,7 @@
 // Who an update goes to: every reader on the list with their unsubscribe token, from whichever store holds it. With
 // Supabase the list can only be read with the service role key, which the command alone is given
 // (SUPABASE_SERVICE_ROLE_KEY in its own environment): the web server never holds a key that reads addresses.
+import type { DatabaseSync } from "node:sqlite";
 import { createServerSupabaseClient } from "~/utils/supabase.server";
 
 export interface Reader {
@@ -12,10 +13,9 @@ export interface Audience {
   readonly source: "sqlite" | "supabase";
   /** The readers an update is for now (never throws for an empty list; throws with the reason when unreadable). */
   readers(): Promise<Reader[]>;
-  /**
-   * How stale `readers()` may be when checked before each mail: the embedded list is read afresh at almost every
-   * claim; Supabase, one HTTP request per check, a few seconds.
-   */
+  /** Whether the token is a reader's now: asked before each mail (the embedded store answers from the live file). */
+  isReader?(token: string): boolean;
+  /** How stale a list read by `readers()` may be for that check when there is no `isReader` (Supabase). */
   readonly freshForMs: number;
 }
 
@@ -29,14 +29,27 @@ export interface ListedRow {
 export const isReader = (row: ListedRow): boolean =>
   Boolean(row.unsubscribeToken) && (row.state === undefined || row.state === "confirmed");
 
-export function embeddedAudience(list: () => ListedRow[]): Audience {
+/** What the embedded audience needs of the store: its list, and the live database for the check per mail. */
+export interface EmbeddedList {
+  list(): ListedRow[];
+  database(): DatabaseSync;
+}
+
+export function embeddedAudience(store: EmbeddedList): Audience {
   return {
     source: "sqlite",
-    freshForMs: 250,
+    freshForMs: 0,
     readers: async () =>
-      list()
+      store
+        .list()
         .filter(isReader)
         .map((row) => ({ email: row.email, token: row.unsubscribeToken as string })),
+    // One indexed lookup per mail (the token is unique): exact, where re-reading 10,000 rows would block the server.
+    isReader: (token) =>
+      store
+        .database()
+        .prepare("select 1 from newsletter_subscribers where unsubscribe_token = ? and state = 'confirmed'")
+        .get(token) !== undefined,
   };
 }
 
@@ -78,6 +91,7 @@ export function createMembership(audience: Audience, now: () => number = Date.no
   let reading: Promise<Set<string>> | null = null;
   return {
     async has(token: string): Promise<boolean> {
+      if (audience.isReader) return audience.isReader(token);
       if (!tokens || now() - readAt > audience.freshForMs) {
         reading ??= audience.readers().then(
           (readers) => {

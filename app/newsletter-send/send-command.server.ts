@@ -29,9 +29,13 @@ export interface SendOptions {
 /** Far longer than one attempt can take (the transport bounds connection, greeting and socket waits). */
 export const LEASE_MS = 5 * 60_000;
 
-/** Parallel relay connections: enough for hundreds of mails a second unpaced, a few at a modest rate. */
+/**
+ * Parallel relay connections: enough for hundreds of mails a second unpaced; paced, one per 5 mails/s, so each has
+ * 200 ms for a claim (one fsync, slow on a busy disk) and the relay's answer. Also the most mails that can be
+ * uncertain if the sender dies.
+ */
 export const concurrencyFor = (ratePerSecond: number): number =>
-  ratePerSecond === 0 ? 8 : Math.min(8, Math.max(1, Math.ceil(ratePerSecond / 25)));
+  ratePerSecond === 0 ? 8 : Math.min(8, Math.max(1, Math.ceil(ratePerSecond / 5)));
 
 /** What happened to every reader of the update, from the outbox (the truth, whoever sent the mails). */
 export function summaryOf(outbox: Outbox, name: string): SendSummary {

@@ -50,9 +50,7 @@ export function audienceFor(settings: Pick<Env, "SUPABASE_URL" | "SUPABASE_SERVI
     }
     return supabaseAudience(settings.SUPABASE_URL, settings.SUPABASE_SERVICE_ROLE_KEY);
   }
-  return embeddedAudience(() => {
-    const store = embeddedStore();
-    if (!store) throw new Error("The embedded store is not in use.");
-    return store.list();
-  });
+  const store = embeddedStore();
+  if (!store) throw new Error("The embedded store is not in use.");
+  return embeddedAudience(store);
 }

@@ -53,7 +53,7 @@ export function startUpdateResume(
     try {
       if (taken.previous) outbox.markUncertainOf(taken.previous.owner);
       console.info(`Newsletter: the server goes on sending the update ${name}, where the command left it.`);
-      const membership = createMembership(embeddedAudience(() => store.list()));
+      const membership = createMembership(embeddedAudience(store));
       const result = await runSend({
         outbox,
         transport,
