@@ -11,7 +11,8 @@ import { warnThrottled } from "~/utils/log.server";
 
 export interface Drainer {
   wake(): void;
-  stop(): Promise<void>;
+  /** Ends the loop; waits for the attempt in flight at most `waitMs` (default 3 s). */
+  stop(waitMs?: number): Promise<void>;
   /** Resolves once no pass is running and nothing queued is due (tests). */
   settled(): Promise<void>;
 }
@@ -81,10 +82,14 @@ export function startDrainer(options: DrainerOptions): Drainer {
       woken = true;
       wakeUp?.();
     },
-    async stop() {
+    async stop(waitMs = 3_000) {
       controller.abort();
       wakeUp?.();
-      await done;
+      // A shutdown has seconds, an attempt on a stalled relay up to its timeouts: past `waitMs` the attempt is left
+      // to its lease (the row turns 'uncertain' rather than sent twice).
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+      clearTimeout(timer);
     },
     settled: () =>
       new Promise<void>((resolve) => {
