@@ -35,6 +35,9 @@ COPY --from=build /app/scripts/healthcheck.mjs /app/scripts/subscribers.mjs ./sc
 # The server bundle alone: the build's metafiles (esbuild's reports) stay behind.
 COPY --from=build /app/build/index.js ./build/
 COPY --from=build /app/public ./public
+# The owner's updates: the server reads them at start (docs/decisions/016-updates-as-markdown.md). Only the Markdown,
+# none of the app's sources.
+COPY --from=build /app/app/content/updates ./app/content/updates/
 # The volume's mount point must exist and belong to `node` before VOLUME, or Docker creates it owned by root; the
 # same for the automatic backups' folder, where compose.yaml mounts a volume of its own (a new volume takes its owner).
 RUN mkdir -p /data/backups && chown -R node:node /data

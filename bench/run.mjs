@@ -23,7 +23,16 @@ import { measureSend, SEND_READERS, sendGoals } from "./send.mjs";
 
 const { CHROMIUM, NGINX, LIGHTHOUSE_RUNS, PROXY_DELAY_MS, outDir, root } = options;
 
-/** Lighthouse on `/`, directly and behind the delay proxy, each `LIGHTHOUSE_RUNS` times. @param {string} appUrl */
+/** The newest update's page, as the list links it, or null when there is none. @param {string} appUrl */
+async function newestUpdatePath(appUrl) {
+  const html = await (await fetch(`${appUrl}/updates`)).text();
+  return /href="(\/updates\/\d{4}-\d{2}-\d{2}-[a-z0-9-]+)"/.exec(html)?.[1] ?? null;
+}
+
+/**
+ * Lighthouse on `/`, directly and behind the delay proxy, and on the newest update's page directly, each
+ * `LIGHTHOUSE_RUNS` times. @param {string} appUrl
+ */
 async function lighthouseSets(appUrl) {
   const sets = [
     {
@@ -31,6 +40,17 @@ async function lighthouseSets(appUrl) {
       ...(await lighthouseRuns(`${appUrl}/`, { throttling: "simulate", label: "simulate", runs: LIGHTHOUSE_RUNS })),
     },
   ];
+  const update = await newestUpdatePath(appUrl);
+  if (update) {
+    sets.push({
+      network: `loopback, ${update}`,
+      ...(await lighthouseRuns(`${appUrl}${update}`, {
+        throttling: "simulate",
+        label: "simulate-update",
+        runs: LIGHTHOUSE_RUNS,
+      })),
+    });
+  }
   if (PROXY_DELAY_MS > 0) {
     const proxy = await startProcess(
       "delay proxy",

@@ -47,6 +47,12 @@ export function Footer({
                 {owner.email}
               </a>
             </li>
+            <li>
+              {/* A plain link: the updates are whole pages, and the home page then loads nothing more for it. */}
+              <a href="/updates" className="inline-block py-1 text-link underline-offset-4 hover:underline">
+                Updates
+              </a>
+            </li>
           </ul>
         </nav>
         <div>

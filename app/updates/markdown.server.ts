@@ -65,12 +65,15 @@ renderer.rules.heading_open = (tokens, index, options, _env, self) => {
 };
 renderer.rules.heading_close = renderer.rules.heading_open;
 
+// Whole class names, so that Tailwind (which reads this folder) generates them.
+const ALIGN_CLASS = { left: "text-left", center: "text-center", right: "text-right" } as const;
+
 // markdown-it aligns table cells with a style attribute, which the CSP refuses: a class does the same.
 for (const rule of ["th_open", "td_open"] as const) {
   renderer.rules[rule] = (tokens, index, options, _env, self) => {
     const token = tokens[index] as Token;
     const align = /text-align:(left|center|right)/.exec(attr(token, "style"))?.[1];
-    token.attrs = align ? [["class", `text-${align}`]] : [];
+    token.attrs = align ? [["class", ALIGN_CLASS[align as keyof typeof ALIGN_CLASS]]] : [];
     return self.renderToken(tokens, index, options);
   };
 }

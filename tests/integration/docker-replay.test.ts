@@ -475,6 +475,20 @@ describe("the image, replayed", () => {
     expect((await fetch(`${server!.url}${asset}`)).status).toBe(200);
   });
 
+  it("serves the updates from the image's own copy of app/content/updates, and none of the app's sources", async () => {
+    const app = inStage(states.get(runtime.name)!, ".");
+    const shipped = readdirSync(path.join(ROOT, "app/content/updates")).filter((file) => file.endsWith(".md"));
+    expect(shipped.length).toBeGreaterThan(0);
+    expect(readdirSync(path.join(app, "app/content/updates")).sort()).toEqual(shipped.sort());
+    expect(readdirSync(path.join(app, "app"))).toEqual(["content"]);
+    expect(readdirSync(path.join(app, "app/content"))).toEqual(["updates"]);
+    const list = await fetch(`${server!.url}/updates`);
+    expect(list.status).toBe(200);
+    const first = /href="(\/updates\/\d{4}-\d{2}-\d{2}-[a-z0-9-]+)"/.exec(await list.text())?.[1];
+    expect(first).toBeTruthy();
+    expect((await fetch(`${server!.url}${first}`)).status).toBe(200);
+  });
+
   it("draws the social card with the image's production dependencies (satori, resvg's native package, the font)", async () => {
     const response = await fetch(`${server!.url}/card.png`);
     expect(response.status).toBe(200);

@@ -5,6 +5,7 @@ import { challenge, links, owner, siteContent } from "~/content/site";
 import { challengeDays } from "~/utils/days.server";
 import { SOCIAL_CARD, socialCardText } from "~/sharing/social-card-text.server";
 import { renderSocialCard, socialCardFor } from "~/sharing/social-card.server";
+import { publishedUpdates, updateUrl } from "~/updates/updates.server";
 import { type ServerProcess, startServer } from "../support/production-server";
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -179,7 +180,12 @@ describe("over HTTP", () => {
       expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
       const xml = await response.text();
       expect(xml).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www\.sitemaps\.org/);
-      expect([...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1])).toEqual([`${owner.siteUrl}/`]);
+      // The home page, then the updates: the list and each published one (tests/integration/updates-http.test.ts).
+      expect([...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1])).toEqual([
+        `${owner.siteUrl}/`,
+        `${owner.siteUrl}/updates`,
+        ...publishedUpdates().map((update) => updateUrl(update.name)),
+      ]);
       expect(xml).toContain(`<lastmod>${challengeDays(new Date(), challenge).today}</lastmod>`);
     });
 

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -97,5 +98,26 @@ describe("readUpdateFiles", () => {
   it("reads the shipped examples without error", () => {
     const updates = readUpdateFiles(path.resolve("app/content/updates"));
     expect(updates.filter((update) => !update.draft).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("npm run build's check (scripts/check-updates.mjs)", () => {
+  const root = mkdtempSync(path.join(tmpdir(), "updates-check-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const check = (folder: string) =>
+    spawnSync(process.execPath, ["scripts/check-updates.mjs", folder], { encoding: "utf8", timeout: 20_000 });
+
+  it("passes the owner's folder and the test folder, counting drafts", () => {
+    const result = check("tests/fixtures/updates/site");
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toBe("Updates: 3 published, 1 draft(s) in tests/fixtures/updates/site\n");
+    expect(check("app/content/updates").status).toBe(0);
+  });
+
+  it("fails on a bad file with one line naming the file and the field, no stack", () => {
+    writeFileSync(path.join(root, "2025-10-01-bad.md"), "---\ntitle: t\ndraft: maybe\n---\n");
+    const result = check(root);
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe("Update file 2025-10-01-bad.md: draft must be true or false");
   });
 });

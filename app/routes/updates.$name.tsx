@@ -1,0 +1,78 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import { StatusPage } from "~/components/status-page";
+import { owner } from "~/content/site";
+import { findUpdate, renderUpdateHtml } from "~/updates/updates.server";
+import { UpdatesFrame } from "~/updates/updates-frame";
+import { updatesPageMeta } from "~/updates/update-meta.server";
+import { frameProps, updatesPageHeaders, updateNotFound } from "~/updates/updates-page.server";
+import { listItem } from "~/updates/update-view.server";
+import type { loader as rootLoader } from "~/root";
+
+export function loader({ params, request }: LoaderFunctionArgs) {
+  const update = findUpdate(params.name ?? "");
+  // A draft is no page: the same 404 as a name that never was.
+  if (!update || update.draft) updateNotFound(request);
+  const now = new Date();
+  const item = listItem(update);
+  return {
+    update: item,
+    // Rendered here: the page carries HTML, not the Markdown and its renderer.
+    html: renderUpdateHtml(update.markdown),
+    frame: frameProps(now),
+    meta: updatesPageMeta(now, {
+      title: `${update.title} · ${owner.name}`,
+      description: update.summary ?? `${owner.name}'s update of ${item.dateText}, day ${item.day} of the challenge.`,
+      path: item.path,
+      type: "article",
+    }),
+  };
+}
+
+export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ data, matches }) => {
+  if (data) return data.meta;
+  const site = matches.find((match) => match.id === "root")?.data?.meta.title;
+  return [{ title: site ? `Page not found · ${site}` : "Page not found" }, { name: "robots", content: "noindex" }];
+};
+
+export const headers = updatesPageHeaders;
+
+// The update's HTML comes from its Markdown through the one renderer (app/updates/markdown.server.ts), which lets no
+// raw HTML, script, style or javascript: link through; the classes style the elements it produces.
+const PROSE =
+  "mt-8 text-lg leading-relaxed text-ink-body [&_a]:text-link [&_a]:underline [&_a]:underline-offset-4 " +
+  "[&_blockquote]:border-l-4 [&_blockquote]:border-edge-strong [&_blockquote]:pl-4 [&_blockquote]:italic " +
+  "[&_code]:rounded [&_code]:bg-surface-muted [&_code]:px-1 [&_h2]:mt-10 [&_h2]:text-2xl [&_h2]:font-bold " +
+  "[&_h2]:text-ink [&_h3]:mt-8 [&_h3]:text-xl [&_h3]:font-bold [&_h3]:text-ink [&_h4]:mt-6 [&_h4]:font-bold " +
+  "[&_hr]:my-8 [&_hr]:border-edge [&_li]:mt-2 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-4 " +
+  "[&_pre]:mt-4 [&_pre]:overflow-x-auto [&_pre]:rounded-lg [&_pre]:bg-surface-muted [&_pre]:p-4 [&_table]:mt-4 " +
+  "[&_td]:border [&_td]:border-edge [&_td]:px-3 [&_td]:py-1 [&_th]:border [&_th]:border-edge [&_th]:px-3 " +
+  "[&_th]:py-1 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6";
+
+export default function UpdatePage() {
+  const { update, html, frame } = useLoaderData<typeof loader>();
+  return (
+    <UpdatesFrame frame={frame}>
+      <p className="mt-6">
+        <a href="/updates" className="inline-block py-2 text-sm font-semibold text-link underline underline-offset-4">
+          All updates
+        </a>
+      </p>
+      <article>
+        <h1 className="mt-4 text-4xl font-extrabold tracking-tight text-ink">{update.title}</h1>
+        <p className="mt-3 text-sm text-ink-muted">
+          <time dateTime={update.date}>{update.dateText}</time> · Day {update.day}
+        </p>
+        <div className={PROSE} dangerouslySetInnerHTML={{ __html: html }} />
+      </article>
+    </UpdatesFrame>
+  );
+}
+
+const NotFound = () => <StatusPage heading="404" text="Oops! Page not found" notFound />;
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  throw error;
+}

@@ -1,0 +1,95 @@
+import { useRouteLoaderData } from "@remix-run/react";
+import { type ReactNode, useRef, useState, useSyncExternalStore } from "react";
+import { UpdatesNewsletterDialog } from "~/updates/updates-dialog";
+import { NEWSLETTER_DIALOG_ID, NEWSLETTER_FORM_ID } from "~/newsletter/messages";
+import { FEED_PATH } from "~/updates/feed-path";
+import type { loader as rootLoader } from "~/root";
+
+const noSubscription = () => () => {};
+/**
+ * app/utils/use-hydrated.ts, repeated: importing it here would move it out of the chunk the home page shares with the
+ * root into one of its own, another file in the home page's JavaScript (see updates-dialog.tsx).
+ */
+const useHydratedHere = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+
+export type FrameProps = { ownerName: string; year: number };
+
+/**
+ * What every updates page shows around its own content: the way home, the sign-up and a short footer. Not the home
+ * page's footer: sharing its module would add a chunk to the home page's JavaScript (see updates-dialog.tsx).
+ */
+export function UpdatesFrame({ children, frame }: { children: ReactNode; frame: FrameProps }) {
+  const formReply = useRouteLoaderData<typeof rootLoader>("root")?.flash.formReply ?? null;
+  const hydrated = useHydratedHere();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const openerRef = useRef<HTMLButtonElement>(null);
+  return (
+    <>
+      <header className="mx-auto max-w-3xl px-4 pt-8 sm:px-6">
+        {/* Plain links between the pages: a whole page each, complete without JavaScript, and no route discovery. */}
+        <a href="/" className="inline-block py-2 text-sm font-semibold text-link underline-offset-4 hover:underline">
+          {frame.ownerName}
+        </a>
+      </header>
+      <main className="mx-auto max-w-3xl px-4 pb-16 sm:px-6">
+        {children}
+        <aside
+          aria-labelledby="get-updates-title"
+          className="mt-14 rounded-2xl border border-edge-accent bg-surface p-6"
+        >
+          <h2 id="get-updates-title" className="text-lg font-bold text-ink">
+            Every update, by mail
+          </h2>
+          <p className="mt-2 text-ink-soft">Get the next one in your inbox, the day it is written.</p>
+          <button
+            type="button"
+            id="get-updates"
+            ref={openerRef}
+            popovertarget={hydrated ? undefined : NEWSLETTER_DIALOG_ID}
+            aria-haspopup={hydrated ? "dialog" : undefined}
+            onClick={hydrated ? () => setDialogOpen(true) : undefined}
+            className="mt-4 inline-flex min-h-11 items-center justify-center rounded-full bg-accent px-6 py-3 font-semibold text-white shadow transition hover:bg-accent-hover"
+          >
+            Get Updates
+          </button>
+        </aside>
+      </main>
+      <UpdatesNewsletterDialog
+        id={NEWSLETTER_DIALOG_ID}
+        open={dialogOpen}
+        onOpenChange={setDialogOpen}
+        openerRef={openerRef}
+        lastResult={formReply?.form === NEWSLETTER_FORM_ID ? formReply : null}
+      />
+      <footer className="border-t border-edge bg-surface">
+        <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-4 px-4 py-8 text-sm sm:px-6">
+          <p className="text-ink-muted">
+            © {frame.year} {frame.ownerName}. All rights reserved.
+          </p>
+          <ul className="flex gap-6">
+            <li>
+              <a href="/" className="inline-block py-1 text-link underline-offset-4 hover:underline">
+                Home
+              </a>
+            </li>
+            <li>
+              <a href="/updates" className="inline-block py-1 text-link underline-offset-4 hover:underline">
+                Updates
+              </a>
+            </li>
+            <li>
+              <a href={FEED_PATH} className="inline-block py-1 text-link underline-offset-4 hover:underline">
+                Atom feed
+              </a>
+            </li>
+          </ul>
+        </div>
+      </footer>
+    </>
+  );
+}
