@@ -68,6 +68,8 @@ export function supabaseAudience(url: string, serviceRoleKey: string): Audience 
         const { data, error } = await client
           .from("newsletter_subscribers")
           .select("email, unsubscribe_token")
+          // Pending readers (double opt-in, supabase/migrations) are not readers yet.
+          .eq("state", "confirmed")
           .order("id")
           .range(page * PAGE, page * PAGE + PAGE - 1);
         if (error) throw new Error(`Supabase did not give the list: ${error.message}`);
