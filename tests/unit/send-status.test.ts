@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createMembership, isReader, type Reader } from "~/newsletter-send/readers.server";
 import { concurrencyFor } from "~/newsletter-send/send-command.server";
+import { createPacer } from "~/newsletter-send/send-run.server";
 import { statusLine } from "~/newsletter-send/status-command.server";
 
 const counts = { total: 300, queued: 0, sending: 0, sent: 297, failed: 1, skipped: 2, uncertain: 0 };
@@ -67,5 +68,20 @@ describe("readers", () => {
 describe("relay connections", () => {
   it("are 8 unpaced, one per 5 mails/s paced, between 1 and 8", () => {
     expect([0, 1, 2, 10, 50, 100, 1000].map(concurrencyFor)).toEqual([8, 1, 1, 2, 8, 8, 8]);
+  });
+});
+
+describe("the pace", () => {
+  it("spaces starts 1/rate apart, lets late starts catch up at most `burst` slots, and banks no idle time", () => {
+    let clock = 0;
+    const next = createPacer(50, 2, () => clock);
+    expect([next(), next(), next()]).toEqual([0, 20, 40]);
+    // Due at 60; the event loop was held until 90: the late slots catch up, then the spacing resumes.
+    clock = 90;
+    expect([next(), next(), next()]).toEqual([0, 0, 10]);
+    // A pause longer than the burst: afresh, no burst.
+    clock = 10_000;
+    expect([next(), next(), next()]).toEqual([0, 20, 40]);
+    expect(createPacer(0, 8, () => clock)()).toBe(0);
   });
 });
