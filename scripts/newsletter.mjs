@@ -1,6 +1,6 @@
 // The owner's update command: `npm run newsletter -- <command>`. It loads the production build like the subscriber
 // tools do (scripts/subscribers.mjs), so it runs wherever the server does, inside the Docker image too:
-//   docker exec -it portfolio npm run newsletter -- send 2026-11-24-first-launch
+//   docker exec -t portfolio npm run newsletter -- send 2026-11-24-first-launch   (-t: a progress bar)
 // Progress and messages go to stderr; `status` and `--dry-run` print on stdout.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
