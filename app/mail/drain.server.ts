@@ -93,8 +93,9 @@ export async function drainDue(options: DrainOptions, signal?: AbortSignal): Pro
       const row = claimOne();
       if (!row) return;
       const outcome = await attempt(options, owner, row, now);
-      pass[({ sent: "sent", retry: "retried", failed: "failed", skipped: "skipped" } as const)[outcome.kind]] += 1;
+      // A stop counts as no attempt of this mail: its row went back to the queue as it was.
       if (outcome.stop) pass.stopped = outcome.stop;
+      else pass[({ sent: "sent", retry: "retried", failed: "failed", skipped: "skipped" } as const)[outcome.kind]] += 1;
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, worker));

@@ -1,13 +1,11 @@
 /**
- * Double opt-in, when mail is on (app/mail/settings.server.ts) and the list is the embedded store: a sign-up stores
- * the reader pending and queues one confirmation mail in the outbox, which the server's drainer sends in the
- * background; the mail links to /confirm, whose button (a plain form post) confirms. With mail off, `signUp` is the
- * store's own sign-up, exactly as before.
- *
- * With Supabase the list has no pending state yet: mail on or off, sign-ups there are stored as before (a line at
- * start-up says so).
+ * Double opt-in, when mail is on (app/mail/settings.server.ts): a sign-up stores the reader pending and queues one
+ * confirmation mail in the outbox, which the server's drainer sends in the background; the mail links to /confirm,
+ * whose button (a plain form post) confirms. With the embedded store always; with Supabase once
+ * SUPABASE_CONFIRM_SECRET is set (its database checks the server's signature). With mail off, `signUp` is the store's
+ * own sign-up, exactly as before.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { owner } from "~/content/site";
 import { type Drainer, startDrainer } from "~/mail/background.server";
 import type { Composer } from "~/mail/drain.server";
@@ -15,10 +13,11 @@ import { openOutbox, type Outbox } from "~/mail/outbox.server";
 import { describeMode, type MailSettings, mailSettingsOf } from "~/mail/settings.server";
 import { createMailTransport, type MailTransport } from "~/mail/transport.server";
 import { confirmationMail } from "~/newsletter/confirm-mail.server";
-import { confirmByHash, DAY_MS, expirePending, issueToken, signUpPending } from "~/newsletter/confirm-sqlite.server";
+import { DAY_MS } from "~/newsletter/confirm-sqlite.server";
+import { type ConfirmingStore, hashToken, sqliteConfirmations } from "~/newsletter/confirm-store.server";
+import { supabaseConfirmations } from "~/newsletter/confirm-supabase.server";
 import { dialogConsent } from "~/newsletter/consent.server";
 import { maskEmail } from "~/newsletter/mask-email.server";
-import type { SqliteStore } from "~/newsletter/stores/sqlite.server";
 import { describeCause, type SubscribeOutcome } from "~/newsletter/stores/types.server";
 import { embeddedStore, subscriberStore, usesSupabase } from "~/newsletter/subscribers.server";
 import { env } from "~/utils/env.server";
@@ -26,15 +25,15 @@ import { env } from "~/utils/env.server";
 /** A confirm token: 32 random bytes, base64url (43 characters). */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export const isConfirmToken = (value: unknown): value is string => typeof value === "string" && TOKEN.test(value);
-export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 export const mailSettings: MailSettings = mailSettingsOf(env);
 
-/** Whether sign-ups wait for a confirmation: mail is on and the list is the embedded store. */
-export const confirmationOn = mailSettings.mode.kind !== "off" && !usesSupabase;
+/** Whether sign-ups wait for a confirmation: mail is on, and the store can hold pending readers. */
+export const confirmationOn =
+  mailSettings.mode.kind !== "off" && (!usesSupabase || Boolean(env.SUPABASE_CONFIRM_SECRET));
 
 interface Running {
-  store: SqliteStore;
+  store: ConfirmingStore;
   outbox: Outbox;
   transport: MailTransport;
   drainer: Drainer;
@@ -42,12 +41,23 @@ interface Running {
 }
 let running: Running | null = null;
 
+function confirmingStore(): ConfirmingStore | null {
+  if (usesSupabase && env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_CONFIRM_SECRET) {
+    return supabaseConfirmations({
+      url: env.SUPABASE_URL,
+      anonKey: env.SUPABASE_ANON_KEY,
+      secret: env.SUPABASE_CONFIRM_SECRET,
+    });
+  }
+  const store = embeddedStore();
+  return store ? sqliteConfirmations(store) : null;
+}
+
 /** The composer of 'confirm' rows: a fresh token, its hash stored now, the token only in the mail. */
-export function confirmComposer(store: SqliteStore, now: () => number = Date.now): Composer {
-  return (row) => {
+export function confirmComposer(store: ConfirmingStore, now: () => number = Date.now): Composer {
+  return async (row) => {
     const token = randomBytes(32).toString("base64url");
-    const issued = store.whenWritable((db) => issueToken(db, row.recipient, hashToken(token), now()));
-    if (issued === null) throw new Error("the list cannot be written now");
+    const issued = await store.issueToken(row.recipient, hashToken(token), now());
     if (issued !== "issued") return { skip: issued === "gone" ? "no longer on the list" : "already confirmed" };
     return { message: confirmationMail(row.recipient, token, { ownerName: owner.name, siteUrl: owner.siteUrl }) };
   };
@@ -55,11 +65,13 @@ export function confirmComposer(store: SqliteStore, now: () => number = Date.now
 
 /** Starts the background sending of confirmation mails (the server only, at start-up). */
 export function startConfirmationMail() {
-  if (mailSettings.mode.kind !== "off" && usesSupabase) {
-    console.warn("Mail: the list lives in Supabase, which has no confirmation yet: sign-ups are stored as before.");
+  if (mailSettings.mode.kind !== "off" && usesSupabase && !confirmationOn) {
+    console.warn(
+      "Mail: SUPABASE_CONFIRM_SECRET is not set, so sign-ups into Supabase are stored without confirmation.",
+    );
   }
   if (!confirmationOn || running) return;
-  const store = embeddedStore();
+  const store = confirmingStore();
   if (!store) return;
   const outbox = openOutbox(mailSettings.outboxFile);
   const transport = createMailTransport(mailSettings.mode, mailSettings.from);
@@ -70,14 +82,11 @@ export function startConfirmationMail() {
     kinds: ["confirm"],
     maxPerHour: { confirm: mailSettings.maxPerHour },
   });
-  const sweepNow = () => {
-    try {
-      store.whenWritable((db) => expirePending(db, Date.now()));
-    } catch (error) {
+  const sweepNow = () =>
+    store.expire(Date.now()).catch((error: unknown) => {
       console.error(`Newsletter: removing expired pending readers failed: ${describeCause(error)}`);
-    }
-  };
-  sweepNow();
+    });
+  void sweepNow();
   const sweep = setInterval(sweepNow, DAY_MS / 24);
   sweep.unref();
   running = { store, outbox, transport, drainer, sweep };
@@ -99,11 +108,10 @@ export async function stopConfirmationMail() {
  * the relay); otherwise the store's sign-up as before. Never throws.
  */
 export async function signUp(email: string, page = "/"): Promise<SubscribeOutcome> {
-  if (!confirmationOn || !running) return subscriberStore.subscribe(email);
+  if (!running) return subscriberStore.subscribe(email);
   const { store, outbox, drainer } = running;
   try {
-    const result = store.whenWritable((db) => signUpPending(db, email, dialogConsent(page), Date.now()));
-    if (!result) return "failed";
+    const result = await store.signUp(email, dialogConsent(page), Date.now());
     if (result.mail) {
       outbox.enqueue({ kind: "confirm", recipient: email });
       drainer.wake();
@@ -117,12 +125,9 @@ export async function signUp(email: string, page = "/"): Promise<SubscribeOutcom
 
 /** Confirms the reader a token was mailed to: "unknown" for a wrong, used or expired token. Never throws. */
 export async function confirmSignUp(token: string): Promise<"confirmed" | "unknown" | "failed"> {
-  if (!isConfirmToken(token)) return "unknown";
-  const store = running?.store ?? (confirmationOn ? embeddedStore() : null);
-  if (!store) return "unknown";
+  if (!isConfirmToken(token) || !running) return "unknown";
   try {
-    const outcome = store.whenWritable((db) => confirmByHash(db, hashToken(token), Date.now()));
-    return outcome ?? "failed";
+    return await running.store.confirm(token, Date.now());
   } catch (error) {
     console.error(`Newsletter: a confirmation failed: ${describeCause(error)}`);
     return "failed";

@@ -64,6 +64,8 @@ const envSchema = z
     SUPABASE_ANON_KEY: optional(z.string().optional()),
     // Reads every address: given to `npm run newsletter` alone, never to the web server (build-entry's onStart).
     SUPABASE_SERVICE_ROLE_KEY: optional(z.string().optional()),
+    // Signs the confirmation tokens the server gives Supabase (double opt-in there; app/newsletter/confirm-supabase).
+    SUPABASE_CONFIRM_SECRET: optional(z.string().min(32, "must be at least 32 characters").optional()),
     DATA_DIR: optional(z.string().default("./data")),
     // Unset: DATA_DIR/backups, resolved once DATA_DIR is known (see backupDirectory).
     BACKUP_DIR: optional(z.string().optional()),

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { simpleParser } from "mailparser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { subscribe, storedEmails } from "../support/newsletter-http";
@@ -128,6 +129,29 @@ describe("double opt-in with a loopback relay", () => {
       "r3@example.com",
     ]);
   }, 60_000);
+
+  it("erases a reader from the list and their mails from the outbox with remove", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await harness.start(mailEnv(dataDir));
+    await relay.down();
+    await subscribe(server.url, "Leaving@example.com");
+    const outboxRows = () => {
+      const db = new DatabaseSync(path.join(dataDir, "mail-outbox.sqlite"), { readOnly: true });
+      try {
+        return (db.prepare("select count(*) as n from mail_outbox").get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    expect(outboxRows()).toBe(1);
+    const run = await subscribers(dataDir, ["remove", "leaving@EXAMPLE.com"]);
+    expect(run).toMatchObject({
+      code: 0,
+      stderr: "Removed leaving@EXAMPLE.com from the list and 1 mail from the outbox.\n",
+    });
+    expect(outboxRows()).toBe(0);
+    expect(storedEmails(dataDir)).toEqual([]);
+  });
 
   it("writes the mail into the capture folder with SMTP_URL=file://", async () => {
     const dataDir = harness.scratchDir();

@@ -90,6 +90,7 @@ describe("draining the outbox through a loopback relay", () => {
     const pass = await drainDue({ outbox, transport: smtpTransport(url), composers: { confirm: compose } });
     expect(pass.stopped).toMatch(/535/);
     expect(pass.stopped).not.toContain("secret");
+    expect(pass).toMatchObject({ sent: 0, retried: 0, failed: 0 });
     expect(outbox.counts()).toMatchObject({ queued: 2, sent: 0, failed: 0 });
     expect(outbox.rows().map((row) => row.attempts)).toEqual([0, 0]);
     relay.refuseAuth(false);

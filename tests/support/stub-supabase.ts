@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ConfirmRows, ConfirmRpcs } from "./stub-supabase-confirm";
 
 export const TABLE = "newsletter_subscribers";
 export const FUNCTION_NAME = "get-latest-tweet";
@@ -95,6 +96,8 @@ export interface StubSupabase {
   seedEmails(...emails: string[]): void;
   /** Clears log, stored addresses and behaviours, and drops any hung requests. */
   reset(): void;
+  /** The double opt-in functions' state, when started with confirmSigningKey. */
+  readonly confirmations: ConfirmRpcs | null;
   state(): StubState;
   close(): Promise<void>;
 }
@@ -104,6 +107,11 @@ export interface StubOptions {
   port?: number;
   host?: string;
   anonKey?: string;
+  /**
+   * Answer the double opt-in functions too, e.g. `(rows) => createConfirmRpcs(key, rows)` from
+   * stub-supabase-confirm.ts (given from outside: node runs this file alone, without that one).
+   */
+  confirmations?: (rows: ConfirmRows) => ConfirmRpcs;
 }
 
 function base64url(value: string): string {
@@ -338,6 +346,18 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
   let insertBehaviour: InsertBehaviour = DEFAULT_INSERT_BEHAVIOUR;
   let functionBehaviour: FunctionBehaviour = DEFAULT_FUNCTION_BEHAVIOUR;
   const hung = new Set<ServerResponse>();
+  const confirmations =
+    options.confirmations?.({
+      has: (lower) => stored.has(lower),
+      add: (email) => {
+        stored.set(email.toLowerCase(), email);
+        tokens.set(email.toLowerCase(), randomUUID());
+      },
+      remove: (lower) => {
+        stored.delete(lower);
+        tokens.delete(lower);
+      },
+    }) ?? null;
   const timers = new Set<NodeJS.Timeout>();
 
   function send(response: ServerResponse, reply: Reply, delayMs = 0): void {
@@ -386,6 +406,7 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     functionCalls = 0;
     stored = new Map();
     tokens = new Map();
+    confirmations?.reset();
     unsubscribeCalls = 0;
     insertBehaviour = DEFAULT_INSERT_BEHAVIOUR;
     functionBehaviour = DEFAULT_FUNCTION_BEHAVIOUR;
@@ -438,6 +459,7 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
       const email = String(row.email);
       stored.set(email.toLowerCase(), email);
       tokens.set(email.toLowerCase(), randomUUID());
+      confirmations?.directInsert(email);
     }
     // Without `Prefer: return=representation` PostgREST answers 201 with an empty body.
     send(response, { status: 201, headers: { "content-range": "*/*" } }, delay);
@@ -481,6 +503,8 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
    */
   function handleRpc(response: ServerResponse, request: RecordedRequest, name: string): void {
     if (rejectKey(response, request)) return;
+    const confirmReply = request.method === "POST" ? confirmations?.handle(name, request.body) : null;
+    if (confirmReply) return send(response, json(confirmReply.status, confirmReply.body));
     if (name !== UNSUBSCRIBE_FUNCTION || request.method !== "POST") {
       return send(
         response,
@@ -697,6 +721,7 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     seedEmails,
     reset,
     state,
+    confirmations,
     close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
