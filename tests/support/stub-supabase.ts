@@ -112,6 +112,8 @@ export interface StubOptions {
    * stub-supabase-confirm.ts (given from outside: node runs this file alone, without that one).
    */
   confirmations?: (rows: ConfirmRows) => ConfirmRpcs;
+  /** The service role key: with it, and only with it, the table can be read (the update command, never the server). */
+  serviceRoleKey?: string;
 }
 
 function base64url(value: string): string {
@@ -563,9 +565,34 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     return false;
   }
 
+  /**
+   * A read of the table with the service role key, as PostgREST answers it: `select` columns, a `state=eq.<state>`
+   * filter, rows in id order, `offset` and `limit` (supabase-js's range()).
+   */
+  function readRows(query: string): Record<string, unknown>[] {
+    const params = new URLSearchParams(query);
+    const wanted = params.get("state")?.replace(/^eq\./, "");
+    const columns = (params.get("select") ?? "email,unsubscribe_token,state").split(",");
+    const rows = [...stored].map(([lower, email], index) => ({
+      id: index + 1,
+      email,
+      unsubscribe_token: tokens.get(lower) ?? null,
+      state: confirmations?.stateOf(email) ?? "confirmed",
+    }));
+    const offset = Number(params.get("offset") ?? 0);
+    const limit = Number(params.get("limit") ?? rows.length);
+    return rows
+      .filter((row) => !wanted || row.state === wanted)
+      .slice(offset, offset + limit)
+      .map((row) => Object.fromEntries(columns.map((column) => [column, row[column as keyof typeof row]])));
+  }
+
   function handleRest(response: ServerResponse, request: RecordedRequest, resource: string): void {
     // The API gateway rejects a missing or foreign key before PostgREST sees the request.
     const apikey = request.headers.apikey;
+    if (options.serviceRoleKey && apikey === options.serviceRoleKey && resource === TABLE && request.method === "GET") {
+      return send(response, json(200, readRows(request.query)));
+    }
     if (apikey === undefined) {
       return send(
         response,
