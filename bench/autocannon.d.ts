@@ -5,12 +5,15 @@ declare module "autocannon" {
     connections?: number;
     duration?: number;
     headers?: Record<string, string>;
+    /** Requests per second over all connections (a steady probe rather than a flood). */
+    overallRate?: number;
   }
   interface Histogram {
     average: number;
     total: number;
     p50: number;
     p99: number;
+    max: number;
   }
   interface Result {
     requests: Histogram;

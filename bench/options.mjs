@@ -38,6 +38,8 @@ export const CONNECTIONS = positive("BENCH_CONNECTIONS", 20);
 export const HANG_RUNS = positive("BENCH_HANG_RUNS", 5);
 /** 0 skips the second pass of `/` with app/perf/ switched off (PERF_TWEAKS=off). */
 export const PERF_OFF_PASS = process.env.BENCH_PERF_OFF !== "0";
+/** 0 skips the send benchmark (bench/send.mjs: an update to BENCH_SEND_READERS readers through a loopback relay). */
+export const SEND_BENCH = process.env.BENCH_SEND !== "0";
 /** 0 measures without the stub Supabase, i.e. without a latest post. */
 export const WITH_SUPABASE = process.env.BENCH_SUPABASE !== "0";
 export const CHROME_FLAGS =

@@ -20,6 +20,7 @@ import { startReferencePages } from "./reference-pages.mjs";
 import { gitCommit, goalsTable, referenceTable, runsTable } from "./report.mjs";
 import { startSupabaseStub } from "./supabase-stub.mjs";
 import { measureThroughput } from "./throughput.mjs";
+import { measureSend, SEND_READERS, sendGoals } from "./send.mjs";
 
 const { CHROMIUM, NGINX, LIGHTHOUSE_RUNS, PROXY_DELAY_MS, outDir, root } = options;
 
@@ -177,6 +178,13 @@ async function main() {
   }
   await stopProcess(stub.child);
 
+  /** @type {Awaited<ReturnType<typeof measureSend>> | null} */
+  let send = null;
+  if (!options.LIGHTHOUSE_ONLY && options.SEND_BENCH) {
+    console.log(`send: one update to ${SEND_READERS} readers through a loopback relay`);
+    send = await measureSend();
+  }
+
   const results = {
     date: new Date().toISOString(),
     commit: gitCommit(),
@@ -193,6 +201,7 @@ async function main() {
     lighthouse,
     ...serverSections,
     perfTweaksOff,
+    ...(send ? { send } : {}),
   };
   writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
   const { markdown, missed } = goalsTable(results);
@@ -205,6 +214,12 @@ async function main() {
     console.log(
       `\nThe same page with PERF_TWEAKS=off (not gated; JS ${js.files} files):\n\n${runsTable(perfTweaksOff)}`,
     );
+  }
+  if (send) {
+    const rows = sendGoals(send);
+    console.log(`\nThe send (${send.readers} readers):\n`);
+    for (const [label, value, goal, met] of rows) console.log(`${met ? "✓" : "✗"} ${label}: ${value} (goal ${goal})`);
+    for (const [label, , , met] of rows) if (!met) missed.push(String(label));
   }
   console.log("\nWritten to bench/results.json");
   if (missed.length) {

@@ -10,10 +10,11 @@ import { parseEnv } from "node:util";
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const USAGE = `Usage: npm run subscribers -- <command>
 
-  count               how many addresses are on the list
-  list                every address with the date it subscribed, oldest first
-  export --csv        address, date and unsubscribe link, as CSV on stdout
-  remove <address>    takes an address off the list (any letter case)
+  count               how many addresses are on the list (confirmed and pending apart, on stderr)
+  list                every address with the date it subscribed, its state and when it confirmed, oldest first
+  export --csv        address, date, unsubscribe link, state and confirmation time, as CSV on stdout
+  show <address>      everything kept about one reader: sign-up, confirmation, page, the wording agreed to
+  remove <address>    erases an address from the list and its mails from the outbox (any letter case)
   backup <file>       a consistent copy of the list's database, safe while the server runs
   backups             the backups in BACKUP_DIR (default DATA_DIR/backups), newest first, each checked
   restore <file>      brings a backup back: replaces a missing or damaged database (stop the server first), or
@@ -75,9 +76,15 @@ try {
   switch (command) {
     case "count":
       process.stdout.write(`${open().count()}\n`);
+      {
+        const { confirmed, pending } = subscriberAdmin.countByState();
+        process.stderr.write(`${confirmed} confirmed, ${pending} pending\n`);
+      }
       break;
     case "list":
-      for (const row of open().list()) process.stdout.write(`${row.email}\t${row.createdAt}\n`);
+      for (const row of open().list()) {
+        process.stdout.write(`${row.email}\t${row.createdAt}\t${row.state}\t${row.confirmedAt ?? ""}\n`);
+      }
       break;
     case "export":
       if (args[0] !== "--csv") fail("Usage: npm run subscribers -- export --csv > subscribers.csv", 2);
@@ -86,8 +93,37 @@ try {
     case "remove": {
       const address = args[0]?.trim();
       if (!address) fail("Usage: npm run subscribers -- remove <address>", 2);
-      if (open().remove(address)) process.stderr.write(`Removed ${address} from the list.\n`);
-      else fail(`${address} is not on the list.`);
+      open();
+      const { removed, mails } = subscriberAdmin.remove(address);
+      const outbox = mails > 0 ? ` and ${plural(mails, "mail")} from the outbox` : "";
+      if (removed) process.stderr.write(`Removed ${address} from the list${outbox}.\n`);
+      else
+        fail(`${address} is not on the list.${mails > 0 ? ` Erased ${plural(mails, "mail")} from the outbox.` : ""}`);
+      break;
+    }
+    case "show": {
+      const address = args[0]?.trim();
+      if (!address) fail("Usage: npm run subscribers -- show <address>", 2);
+      open();
+      const record = subscriberAdmin.show(address);
+      if (!record) fail(`${address} is not on the list.`);
+      const lines = [
+        ["address", record.email],
+        ["state", record.state],
+        ["signed up", record.signedUpAt],
+        [
+          "confirmed",
+          record.confirmedAt ?? (record.state === "confirmed" ? "before confirmation by mail existed" : "not yet"),
+        ],
+        ["last confirmation mail asked for", record.confirmationRequestedAt ?? "none"],
+        ["from page", record.page ?? "unknown (signed up before consent was recorded)"],
+        ["wording version", record.wordingVersion ?? "unknown"],
+      ];
+      for (const [name, value] of lines) process.stdout.write(`${name}: ${value}\n`);
+      if (record.wording) {
+        process.stdout.write("wording agreed to:\n");
+        for (const line of record.wording.split("\n")) process.stdout.write(`  ${line}\n`);
+      }
       break;
     }
     case "backup": {

@@ -4,6 +4,8 @@ import { listBackups, restoreBackup } from "~/newsletter/backups.server";
 import { WHOLE_FILE } from "~/newsletter/stores/sqlite.server";
 import { backupSettings, embeddedStore, usesSupabase } from "~/newsletter/subscribers.server";
 import { env } from "~/utils/env.server";
+import { countByState, consentRecord, type ConsentRecord } from "~/newsletter/confirm-sqlite.server";
+import { eraseOutboxRows } from "~/newsletter/confirm-admin.server";
 
 /**
  * The owner's tools over the embedded store (`npm run subscribers`, scripts/subscribers.mjs), exported by the server
@@ -14,6 +16,24 @@ export const subscriberAdmin = {
   usesSupabase,
   /** The live store, opened on first use (throws with the reason when the file cannot be used). */
   store: embeddedStore,
+  /** Everything kept about one address (GDPR art. 15), or null when it is not on the list. */
+  show(email: string): ConsentRecord | null {
+    const store = embeddedStore();
+    if (!store) throw new Error("The list lives in Supabase.");
+    return consentRecord(store.database(), email);
+  },
+  /** Confirmed and pending readers, apart. */
+  countByState(): { confirmed: number; pending: number } {
+    const store = embeddedStore();
+    if (!store) throw new Error("The list lives in Supabase.");
+    return countByState(store.database());
+  },
+  /** Erases an address from the list and from the mail outbox; whether it was on the list, and outbox rows erased. */
+  remove(email: string): { removed: boolean; mails: number } {
+    const store = embeddedStore();
+    if (!store) throw new Error("The list lives in Supabase.");
+    return { removed: store.remove(email), mails: eraseOutboxRows(email) };
+  },
   exportCsv(): string {
     const store = embeddedStore();
     if (!store) throw new Error("The list lives in Supabase.");

@@ -17,7 +17,8 @@ import { HONEYPOT_FIELD, subscribeSchema } from "~/newsletter/schema.server";
 import { warnThrottled } from "~/utils/log.server";
 import { readForm } from "~/utils/read-form.server";
 import { subscribeRateLimiter } from "~/newsletter/rate-limit.server";
-import { subscriberStore, type SubscribeOutcome } from "~/newsletter/subscribers.server";
+import type { SubscribeOutcome } from "~/newsletter/subscribers.server";
+import { signUp } from "~/newsletter/confirm.server";
 import type { FormReply } from "~/utils/toast.server";
 
 /** What the dialog needs to know of a sign-up: "subscribed" closes it, anything else keeps it open. */
@@ -115,7 +116,7 @@ async function decide(request: Request, client: string): Promise<Decision | "far
     return { toast: invalidEmailToast(firstIssue), formReply: reply("invalid", submission.reply({ hideFields })) };
   }
 
-  const outcome = await subscriberStore.subscribe(submission.value.email);
+  const outcome = await signUp(submission.value.email);
   if (outcome === "duplicate") console.info(`Newsletter: ${maskEmail(submission.value.email)} is already subscribed.`);
   // On success the form starts empty again (Conform resets it); otherwise the address stays for another try.
   const result = outcome === "subscribed" ? submission.reply({ resetForm: true }) : submission.reply();

@@ -1,6 +1,9 @@
 import type { SubscriberRow } from "~/newsletter/stores/sqlite.server";
 
-const CSV_HEADER = ["email", "subscribed_at", "unsubscribe_link"] as const;
+/** A row to export: a reader without a state is a confirmed one (from before confirmation). */
+type ExportRow = Omit<SubscriberRow, "state" | "confirmedAt"> & Partial<Pick<SubscriberRow, "state" | "confirmedAt">>;
+
+const CSV_HEADER = ["email", "subscribed_at", "unsubscribe_link", "state", "confirmed_at"] as const;
 
 /** The one-click unsubscribe link of a subscriber, on the site's own address. */
 export function unsubscribeLink(siteUrl: string, token: string): string {
@@ -29,10 +32,11 @@ export function csvField(value: string): string {
 export const csvValue = (field: string): string => (field.startsWith("'") ? field.slice(1) : field);
 
 /** The whole export, header first, CRLF line ends as RFC 4180 has them. */
-export function subscribersCsv(rows: SubscriberRow[], siteUrl: string): string {
+export function subscribersCsv(rows: ExportRow[], siteUrl: string): string {
   const lines = [CSV_HEADER.join(",")];
   for (const row of rows) {
-    lines.push([row.email, row.createdAt, unsubscribeLink(siteUrl, row.unsubscribeToken)].map(csvField).join(","));
+    const fields = [row.email, row.createdAt, unsubscribeLink(siteUrl, row.unsubscribeToken), row.state ?? "confirmed"];
+    lines.push([...fields, row.confirmedAt ?? ""].map(csvField).join(","));
   }
   return `${lines.join("\r\n")}\r\n`;
 }

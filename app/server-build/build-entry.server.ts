@@ -2,8 +2,16 @@
 // and, beside it, what our own server (server/index.mjs) and the owner's tools (scripts/subscribers.mjs) take from the
 // app. One build, so one copy of each module: the tools use the very store the server uses.
 import { owner } from "~/content/site";
-import { closeSubscriberStore, openSubscriberStore, startStoreBackups } from "~/newsletter/subscribers.server";
+import {
+  closeSubscriberStore,
+  embeddedStore,
+  openSubscriberStore,
+  startStoreBackups,
+} from "~/newsletter/subscribers.server";
+import { mailSettings, startConfirmationMail, stopConfirmationMail } from "~/newsletter/confirm.server";
 import { env } from "~/utils/env.server";
+import { refuseServiceRoleKey } from "~/newsletter-send/service-key.server";
+import { startServerUpdateSends, stopServerUpdateSends } from "~/newsletter-send/server-drain.server";
 import { allUpdates } from "~/updates/updates.server";
 import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/server-build/request-guard.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
@@ -20,13 +28,20 @@ export { env };
  * first: a bad one stops start-up with the line naming the file and the field, not the first visitor's page.
  */
 export const onStart = () => {
+  refuseServiceRoleKey(env);
   allUpdates();
   openSubscriberStore();
   startStoreBackups();
+  startConfirmationMail();
+  startServerUpdateSends(mailSettings, env.DATA_DIR, embeddedStore());
 };
 
 /** Closes what the app holds open (the embedded database) when the server or a tool stops. */
-export const onShutdown = async () => closeSubscriberStore();
+export const onShutdown = async () => {
+  await stopConfirmationMail();
+  await stopServerUpdateSends();
+  await closeSubscriberStore();
+};
 
 /**
  * The anonymous home page's cache key at `now`, or null when it must be rendered, and the header through which a
@@ -52,6 +67,9 @@ export const requestGuard = (options: Pick<RequestGuardOptions, "isHttps">): Req
  * rejection nothing handles, or any other fault the server meets (server/index.mjs, server/page-cache.mjs).
  */
 export { answerServerError, reportFault, reportUnhandledRejection } from "~/server-build/server-error.server";
+
+/** The owner's update command (npm run newsletter). */
+export { newsletterTool } from "~/newsletter-send/newsletter-tool.server";
 
 /** The owner's subscriber tools (npm run subscribers). */
 export { subscriberAdmin } from "~/newsletter/admin.server";

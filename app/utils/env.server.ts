@@ -37,6 +37,22 @@ const flag = (fallback: boolean) =>
       .default(fallback ? "true" : "false"),
   );
 
+/** Never echoed in a message: the URL carries the relay's password. */
+function isMailUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.protocol === "file:") return url.pathname.length > 1 && !url.host;
+  return (url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname !== "";
+}
+
+// One address, with or without a display name; no line breaks (a header), nothing before the name but the name.
+const MAIL_FROM_SHAPE = /^(?:[^<>\r\n@]*<[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+)$/;
+const isMailFrom = (value: string) => MAIL_FROM_SHAPE.test(value.trim());
+
 const envSchema = z
   .object({
     NODE_ENV: optional(
@@ -62,6 +78,10 @@ const envSchema = z
         .optional(),
     ),
     SUPABASE_ANON_KEY: optional(z.string().optional()),
+    // Reads every address: given to `npm run newsletter` alone, never to the web server (build-entry's onStart).
+    SUPABASE_SERVICE_ROLE_KEY: optional(z.string().optional()),
+    // Signs the confirmation tokens the server gives Supabase (double opt-in there; app/newsletter/confirm-supabase).
+    SUPABASE_CONFIRM_SECRET: optional(z.string().min(32, "must be at least 32 characters").optional()),
     DATA_DIR: optional(z.string().default("./data")),
     // Unset: DATA_DIR/backups, resolved once DATA_DIR is known (see backupDirectory).
     BACKUP_DIR: optional(z.string().optional()),
@@ -103,6 +123,22 @@ const envSchema = z
     PERF_TWEAKS: optional(z.enum(["on", "off"], { errorMap: () => ({ message: "must be on or off" }) }).default("on")),
     // The owner's update files (app/updates/updates.server.ts); tests point it at their own folders.
     UPDATES_DIR: optional(z.string().default("app/content/updates")),
+    // The mail path (app/mail/settings.server.ts): smtp:// or smtps:// for a relay, file:///folder to capture .eml files.
+    SMTP_URL: optional(
+      z
+        .string()
+        .refine(isMailUrl, "must be smtp://user:password@host:port, smtps://… or file:///absolute/folder")
+        .optional(),
+    ),
+    MAIL_FROM: optional(
+      z
+        .string()
+        .refine(isMailFrom, "must be an address such as `Name <updates@example.com>` or updates@example.com")
+        .optional(),
+    ),
+    MAIL_MAX_PER_HOUR: integer(1, 1_000_000, 100),
+    // 0: no pacing (benchmarks, a relay without limits).
+    MAIL_RATE_PER_SECOND: integer(0, 100_000, 2),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {
@@ -110,6 +146,13 @@ const envSchema = z
         code: z.ZodIssueCode.custom,
         path: ["SESSION_SECRET"],
         message: "is required in production (at least 32 characters, e.g. `openssl rand -hex 32`)",
+      });
+    }
+    if (env.SMTP_URL && !env.SMTP_URL.startsWith("file:") && !env.MAIL_FROM) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["MAIL_FROM"],
+        message: "is required when SMTP_URL names a relay (e.g. `Name <updates@example.com>`)",
       });
     }
     if (Boolean(env.SUPABASE_URL) !== Boolean(env.SUPABASE_ANON_KEY)) {

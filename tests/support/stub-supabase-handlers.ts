@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { isRecord } from "./stub-supabase-behaviours.ts";
+import type { ConfirmRpcs } from "./stub-supabase-confirm.ts";
 import {
   checkRow,
   GATEWAY_HTML,
@@ -37,6 +38,10 @@ export interface StubData {
   tokens: Map<string, string>;
   insertBehaviour: InsertBehaviour;
   functionBehaviour: FunctionBehaviour;
+  /** The double opt-in functions, when the stub was started with them. */
+  readonly confirmations: ConfirmRpcs | null;
+  /** The key that may read the table (the update command's), when given. */
+  readonly serviceRoleKey: string | undefined;
 }
 
 /** How a handler answers: now or after a delay, or never (until reset or close). */
@@ -109,13 +114,42 @@ function handleInsert(data: StubData, io: StubIo, response: ServerResponse, requ
     const failure = checkRow(row, taken);
     if (failure) return io.send(response, failure, delay);
   }
-  for (const row of rows as Record<string, unknown>[]) storeEmail(data, String(row.email));
+  for (const row of rows as Record<string, unknown>[]) {
+    storeEmail(data, String(row.email));
+    data.confirmations?.directInsert(String(row.email));
+  }
   // Without `Prefer: return=representation` PostgREST answers 201 with an empty body.
   io.send(response, { status: 201, headers: { "content-range": "*/*" } }, delay);
 }
 
+/**
+ * A read of the table with the service role key, as PostgREST answers it: `select` columns, a `state=eq.<state>`
+ * filter, rows in id order, `offset` and `limit` (supabase-js's range()).
+ */
+function readRows(data: StubData, query: string): Record<string, unknown>[] {
+  const params = new URLSearchParams(query);
+  const wanted = params.get("state")?.replace(/^eq\./, "");
+  const columns = (params.get("select") ?? "email,unsubscribe_token,state").split(",");
+  const rows = [...data.stored].map(([lower, email], index) => ({
+    id: index + 1,
+    email,
+    unsubscribe_token: data.tokens.get(lower) ?? null,
+    state: data.confirmations?.stateOf(email) ?? "confirmed",
+  }));
+  const offset = Number(params.get("offset") ?? 0);
+  const limit = Number(params.get("limit") ?? rows.length);
+  return rows
+    .filter((row) => !wanted || row.state === wanted)
+    .slice(offset, offset + limit)
+    .map((row) => Object.fromEntries(columns.map((column) => [column, row[column as keyof typeof row]])));
+}
+
 /** PostgREST's table endpoint: only the newsletter table, and only inserts (anon has no other grant). */
 export const handleRest: Service = (data, io, response, request, resource) => {
+  const serviceRole = data.serviceRoleKey !== undefined && request.headers.apikey === data.serviceRoleKey;
+  if (serviceRole && resource === TABLE && request.method === "GET") {
+    return io.send(response, json(200, readRows(data, request.query)));
+  }
   if (rejectKey(data, io, response, request)) return;
   if (resource !== TABLE) {
     return io.send(
@@ -135,6 +169,8 @@ export const handleRest: Service = (data, io, response, request, resource) => {
  */
 export const handleRpc: Service = (data, io, response, request, name) => {
   if (rejectKey(data, io, response, request)) return;
+  const confirmReply = request.method === "POST" ? data.confirmations?.handle(name, request.body) : null;
+  if (confirmReply) return io.send(response, json(confirmReply.status, confirmReply.body));
   if (name !== UNSUBSCRIBE_FUNCTION || request.method !== "POST") {
     const message = `Could not find the function public.${name} without parameters in the schema cache`;
     return io.send(response, json(404, pgError("PGRST202", message)));

@@ -1,6 +1,7 @@
 // The Supabase stub's names and shapes (tests/support/stub-supabase.ts): what the site's calls and the tests see.
 // Run by plain node too (stub-supabase-main.ts): erasable TypeScript only, type-only imports marked `type`.
 
+import type { ConfirmRows, ConfirmRpcs } from "./stub-supabase-confirm.ts";
 export const TABLE = "newsletter_subscribers";
 export const FUNCTION_NAME = "get-latest-tweet";
 /** The database function of the unsubscribe migration, called as PostgREST's POST /rest/v1/rpc/<name>. */
@@ -86,6 +87,8 @@ export interface StubSupabase {
   seedEmails(...emails: string[]): void;
   /** Clears log, stored addresses and behaviours, and drops any hung requests. */
   reset(): void;
+  /** The double opt-in functions' state, when started with `confirmations`. */
+  readonly confirmations: ConfirmRpcs | null;
   state(): StubState;
   close(): Promise<void>;
 }
@@ -94,6 +97,13 @@ export interface StubOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   host?: string;
+  /**
+   * Answer the double opt-in functions too, e.g. `(rows) => createConfirmRpcs(key, rows)` from
+   * stub-supabase-confirm.ts (given from outside: node runs the stub alone, without that one).
+   */
+  confirmations?: (rows: ConfirmRows) => ConfirmRpcs;
+  /** The service role key: with it, and only with it, the table can be read (the update command, never the server). */
+  serviceRoleKey?: string;
   anonKey?: string;
 }
 

@@ -40,7 +40,7 @@ export * from "./stub-supabase-types.ts";
 export { parseFunctionBehaviour, parseInsertBehaviour } from "./stub-supabase-behaviours.ts";
 
 /** A stub that has seen nothing, holds no address and answers as the real services do. */
-const emptyData = (): Omit<StubData, "anonKey"> => ({
+const emptyData = (): Omit<StubData, "anonKey" | "confirmations" | "serviceRoleKey"> => ({
   requests: [],
   inserts: [],
   insertCalls: 0,
@@ -54,7 +54,21 @@ const emptyData = (): Omit<StubData, "anonKey"> => ({
 
 export async function startStubSupabase(options: StubOptions = {}): Promise<StubSupabase> {
   const host = options.host ?? "127.0.0.1";
-  const data: StubData = { anonKey: options.anonKey ?? FAKE_ANON_KEY, ...emptyData() };
+  const data: StubData = {
+    anonKey: options.anonKey ?? FAKE_ANON_KEY,
+    serviceRoleKey: options.serviceRoleKey,
+    // Bound to `data`, not to its maps: a reset replaces them.
+    confirmations:
+      options.confirmations?.({
+        has: (lower) => data.stored.has(lower),
+        add: (email) => storeEmail(data, email),
+        remove: (lower) => {
+          data.stored.delete(lower);
+          data.tokens.delete(lower);
+        },
+      }) ?? null,
+    ...emptyData(),
+  };
   const hung = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
 
@@ -102,6 +116,7 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
 
   function reset(): void {
     Object.assign(data, emptyData());
+    data.confirmations?.reset();
     dropPending();
   }
 
@@ -221,6 +236,7 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     seedEmails,
     reset,
     state,
+    confirmations: data.confirmations,
     close() {
       dropPending();
       return new Promise<void>((resolve, reject) => {

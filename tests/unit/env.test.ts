@@ -87,6 +87,9 @@ describe("parseEnv", () => {
       ALLOW_INDEXING: false,
       PERF_TWEAKS: "off",
       UPDATES_DIR: "/updates",
+      // The mail path's defaults (mail itself stays off without SMTP_URL).
+      MAIL_MAX_PER_HOUR: 100,
+      MAIL_RATE_PER_SECOND: 2,
     });
   });
 

@@ -41,7 +41,7 @@ describe("the subscribers export", () => {
       unsubscribeToken: `t${i}`,
     }));
     const [header, ...records] = readCsv(subscribersCsv(rows, "https://example.com"));
-    expect(header).toEqual(["email", "subscribed_at", "unsubscribe_link"]);
+    expect(header).toEqual(["email", "subscribed_at", "unsubscribe_link", "state", "confirmed_at"]);
     const fields = records.map((record) => record[0]!);
     expect(new Set(fields).size).toBe(emails.length);
     expect(fields.map(csvValue)).toEqual(emails);
@@ -54,9 +54,11 @@ describe("the subscribers export", () => {
       "https://example.com",
     );
     expect(csv).toBe(
-      "email,subscribed_at,unsubscribe_link\r\n" +
-        "a@example.com,2026-11-23T08:00:00.000Z,https://example.com/unsubscribe?token=tok\r\n",
+      "email,subscribed_at,unsubscribe_link,state,confirmed_at\r\n" +
+        "a@example.com,2026-11-23T08:00:00.000Z,https://example.com/unsubscribe?token=tok,confirmed,\r\n",
     );
-    expect(subscribersCsv([], "https://example.com")).toBe("email,subscribed_at,unsubscribe_link\r\n");
+    expect(subscribersCsv([], "https://example.com")).toBe(
+      "email,subscribed_at,unsubscribe_link,state,confirmed_at\r\n",
+    );
   });
 });

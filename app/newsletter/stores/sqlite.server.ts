@@ -2,6 +2,7 @@
 // file health, the visitors' operations, the owner's); this module puts them together behind one interface.
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import type { DatabaseSync } from "node:sqlite";
 import type { SubscriberStore } from "~/newsletter/stores/types.server";
 import { countRows, disconnect, type LiveConnection } from "~/newsletter/stores/sqlite/connection.server";
 import { connectAtStart, FileHealth } from "~/newsletter/stores/sqlite/file-health.server";
@@ -53,6 +54,10 @@ export interface SqliteStore extends SubscriberStore {
    * many subscribers the copy holds. The copy runs off the event loop, `stepPages` pages at a time.
    */
   backup(target: string, options?: StoreBackupOptions): Promise<number>;
+  /** The live database, for reads by the confirmation module (app/newsletter/confirm-sqlite.server.ts). */
+  database(): DatabaseSync;
+  /** Runs a write on the live database after the checks a sign-up makes; null (reported) when it cannot write. */
+  whenWritable<T>(work: (db: DatabaseSync) => T): T | null;
 }
 
 export interface StoreBackupOptions {
@@ -92,6 +97,17 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     addBack: (rows) => addBack(live.current.db, rows),
     backup: (target, { stepPages = BACKUP_STEP_PAGES } = {}) => copyDatabase(live.current.db, target, stepPages),
     healthy: () => health.healthy(),
+    database: () => live.current.db,
+    whenWritable(work) {
+      const problem = health.cannotWrite();
+      if (problem) {
+        health.report(problem);
+        return null;
+      }
+      const result = work(live.current.db);
+      health.wrote(true);
+      return result;
+    },
     close() {
       live.closed = true;
       health.close();

@@ -12,6 +12,10 @@ export interface SubscriberRow {
   email: string;
   createdAt: string;
   unsubscribeToken: string;
+  /** "pending" until the reader confirms by mail (only when mail is on); readers from before are "confirmed". */
+  state: "pending" | "confirmed";
+  /** When they pressed 'Confirm'; null for readers from before confirmation, or with mail off. */
+  confirmedAt: string | null;
 }
 
 /** One subscriber as a backup holds it (a file from before tokens has none). */
@@ -34,7 +38,8 @@ export interface AddBackReport {
 export function listRows(db: DatabaseSync): SubscriberRow[] {
   const rows = db
     .prepare(
-      "select email, created_at as createdAt, unsubscribe_token as unsubscribeToken " +
+      "select email, created_at as createdAt, unsubscribe_token as unsubscribeToken, state, " +
+        "confirmed_at as confirmedAt " +
         "from newsletter_subscribers order by id",
     )
     .all();

@@ -40,6 +40,25 @@ export const MIGRATIONS: readonly ((db: DatabaseSync) => void)[] = [
       "create unique index if not exists newsletter_subscribers_unsubscribe_token_key " +
         "on newsletter_subscribers (unsubscribe_token)",
     ),
+  // Double opt-in and proof of consent (app/newsletter/confirm-sqlite.server.ts). Readers from before are confirmed.
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "state", "text not null default 'confirmed'"),
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "confirmed_at", "text"),
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "consent_page", "text"),
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "consent_version", "text"),
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "confirm_requested_at", "text"),
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "confirm_token_hash", "text"),
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "confirm_token_at", "text"),
+  (db) =>
+    db.exec(`
+      create unique index if not exists newsletter_subscribers_confirm_token_key
+        on newsletter_subscribers (confirm_token_hash);
+      -- Each wording a reader agreed to, kept as it was: a later edit of the dialog adds a version, never rewrites one.
+      create table if not exists newsletter_consent_wordings (
+        version text primary key,
+        wording text not null,
+        first_used_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+      ) without rowid;
+    `),
 ];
 
 /** Brings `db` to the current schema (see MIGRATIONS). */

@@ -1,0 +1,73 @@
+/**
+ * What an SMTP attempt's error means for the outbox (pure: the error's fields in, a verdict out).
+ *
+ * - "retry": the relay said "not now" (any 4xx, among them 421, 450, 451, 454 throttling) or could not be reached
+ *   (refused, reset, timed out, DNS): the same mail goes again later, with backoff (see retryDelayMs).
+ * - "failed": a 5xx about this mail or its recipient (RCPT TO, DATA): not retried; the relay's words are kept.
+ * - "stop": a problem with the whole sending, not this mail: the login was refused (530, 534, 535, 538, EAUTH), the
+ *   sender was refused (5xx to MAIL FROM), the relay turned us away at the greeting. Sending pauses; no mail counts
+ *   as failed.
+ */
+import { oneLine } from "~/utils/log.server";
+
+export type SmtpVerdict =
+  { kind: "retry"; reason: string } | { kind: "failed"; reason: string } | { kind: "stop"; reason: string };
+
+/** The fields Nodemailer puts on its errors that matter here. */
+interface SmtpErrorFields {
+  code?: unknown;
+  responseCode?: unknown;
+  response?: unknown;
+  command?: unknown;
+  message?: unknown;
+}
+
+const AUTH_REFUSED = new Set([530, 534, 535, 538]);
+const AUTH_CODES = new Set(["EAUTH", "ENOAUTH", "EOAUTH2"]);
+/** Errors about this message alone, met before any relay answered (e.g. an address Nodemailer cannot use). */
+const MESSAGE_CODES = new Set(["EENVELOPE", "EMESSAGE", "EMAXRECIPIENTS"]);
+
+/** The relay's words (or the error's message), one bounded line, for the outbox and the log. */
+export function smtpReason(error: unknown): string {
+  const fields = (typeof error === "object" && error !== null ? error : {}) as SmtpErrorFields;
+  const text =
+    typeof fields.response === "string" && fields.response
+      ? fields.response
+      : typeof fields.message === "string"
+        ? fields.message
+        : String(error);
+  return oneLine(text, 500);
+}
+
+export function classifySmtpError(error: unknown): SmtpVerdict {
+  const fields = (typeof error === "object" && error !== null ? error : {}) as SmtpErrorFields;
+  const reason = smtpReason(error);
+  const status = typeof fields.responseCode === "number" ? fields.responseCode : undefined;
+  const code = typeof fields.code === "string" ? fields.code : "";
+  const command = typeof fields.command === "string" ? fields.command.toUpperCase() : "";
+
+  if (AUTH_CODES.has(code) || (status !== undefined && AUTH_REFUSED.has(status)) || command.startsWith("AUTH")) {
+    return { kind: "stop", reason };
+  }
+  if (status !== undefined && status >= 400 && status < 500) return { kind: "retry", reason };
+  // 503 is "bad sequence of commands": a session problem, and a new connection does better.
+  if (status === 503) return { kind: "retry", reason };
+  if (status !== undefined && status >= 500) {
+    if (command.startsWith("RCPT") || command === "DATA") return { kind: "failed", reason };
+    // MAIL FROM, the greeting, EHLO, STARTTLS: the relay refuses us, whatever the mail.
+    return { kind: "stop", reason };
+  }
+  if (MESSAGE_CODES.has(code)) return { kind: "failed", reason };
+  // Connection refused or reset, a timeout, DNS, TLS, anything without a relay's answer: try again later.
+  return { kind: "retry", reason };
+}
+
+/** The first retry after about 10 s, then doubling, never more than 5 minutes apart. */
+export const FIRST_RETRY_MS = 10_000;
+export const MAX_RETRY_MS = 5 * 60_000;
+
+/** How long to wait before attempt number `attempts + 1`, after `attempts` failed ones (1 or more). */
+export function retryDelayMs(attempts: number): number {
+  const exponent = Math.max(0, Math.min(attempts - 1, 30));
+  return Math.min(FIRST_RETRY_MS * 2 ** exponent, MAX_RETRY_MS);
+}

@@ -1,0 +1,299 @@
+/**
+ * The durable outbox: one SQLite file (`$DATA_DIR/mail-outbox.sqlite`, whichever store holds the list) that the web
+ * server and the owner's commands both drain. One row per mail to send:
+ *
+ *   kind       'confirm' (a reader's confirmation mail) or 'update' (an update to one reader)
+ *   recipient  the address; ref: what it is about (the update's name; null for 'confirm'). (kind, ref, recipient)
+ *              is unique for rows with a ref, so an update is queued once per reader however often it is enqueued.
+ *   payload    JSON the composer reads (never a secret such as a confirm token: those are made at send time)
+ *   state      queued -> sending -> sent | failed | skipped, or back to queued (retry); 'uncertain' when a process
+ *              died while the row was 'sending' (its lease ran out): it may or may not have left, and it is never
+ *              sent again unless someone says so (requeueUncertain).
+ *
+ * The cycle: `claim` (due rows of some kinds become 'sending' under an owner and a lease, in one write transaction,
+ * so two processes never take the same row) -> send -> `recordSent` / `recordRetry` / `recordFailed` /
+ * `recordSkipped` / `release` (a send-wide stop: back to queued, the attempt not counted). `markUncertain` turns
+ * rows whose lease ran out into 'uncertain' (every claim does it first). All times are milliseconds since the epoch.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+
+export type MailKind = "confirm" | "update";
+export type OutboxState = "queued" | "sending" | "sent" | "failed" | "skipped" | "uncertain";
+export const OUTBOX_STATES: readonly OutboxState[] = ["queued", "sending", "sent", "failed", "skipped", "uncertain"];
+
+export interface OutboxRow {
+  id: number;
+  kind: MailKind;
+  recipient: string;
+  ref: string | null;
+  payload: Record<string, unknown>;
+  state: OutboxState;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: number;
+  updatedAt: number;
+  sentAt: number | null;
+  claimedBy: string | null;
+  leaseUntil: number | null;
+}
+
+export interface NewMail {
+  kind: MailKind;
+  recipient: string;
+  ref?: string | null;
+  payload?: Record<string, unknown>;
+  /** Not before this time (default: now). */
+  notBefore?: number;
+}
+
+export interface RowFilter {
+  kind?: MailKind;
+  ref?: string;
+  state?: OutboxState;
+  recipient?: string;
+}
+
+export interface Outbox {
+  readonly file: string;
+  /** Queues one mail; its id, or null when a row with the same (kind, ref, recipient) is already there. */
+  enqueue(mail: NewMail, now?: number): number | null;
+  /** Queues many in one transaction; how many were new. */
+  enqueueMany(mails: NewMail[], now?: number): number;
+  /** Takes up to `limit` due rows of these kinds, oldest due first, for `owner` until now + leaseMs. */
+  claim(
+    options: { kinds: readonly MailKind[]; limit: number; owner: string; leaseMs: number },
+    now?: number,
+  ): OutboxRow[];
+  /** Delivered; `response` (the relay's answer) is kept in lastError's column as the row's last word. */
+  recordSent(id: number, owner: string, response: string, now?: number): void;
+  recordRetry(id: number, owner: string, error: string, nextAttemptAt: number, now?: number): void;
+  recordFailed(id: number, owner: string, error: string, now?: number): void;
+  recordSkipped(id: number, owner: string, reason: string, now?: number): void;
+  /** A send-wide stop: the row goes back to the queue, due at `nextAttemptAt`, the attempt not counted. */
+  release(id: number, owner: string, error: string, nextAttemptAt: number, now?: number): void;
+  /** Rows left 'sending' past their lease (their process died) become 'uncertain'; how many. */
+  markUncertain(now?: number): number;
+  /** Every row `owner` holds 'sending' becomes 'uncertain' at once, lease or not: that process is known dead. */
+  markUncertainOf(owner: string, now?: number): number;
+  /** Puts 'uncertain' rows matching the filter back in the queue (the owner decided to send them again). */
+  requeueUncertain(filter: RowFilter, now?: number): number;
+  /** How many rows are in each state (zeros included). */
+  counts(filter?: RowFilter): Record<OutboxState, number>;
+  rows(filter?: RowFilter): OutboxRow[];
+  /** Mails of this kind sent since `since`, and rows of it now 'sending' (for the hourly cap). */
+  sentSince(kind: MailKind, since: number): number;
+  /** The earliest time a queued row of these kinds is due, if any. */
+  nextDue(kinds: readonly MailKind[]): number | null;
+  /** Erases every row for this address, in any letter case; how many. */
+  removeRecipient(email: string): number;
+  close(): void;
+}
+
+const SCHEMA = `
+  create table if not exists mail_outbox (
+    id integer primary key,
+    kind text not null check (kind in ('confirm', 'update')),
+    recipient text not null,
+    ref text,
+    payload text not null default '{}',
+    state text not null default 'queued'
+      check (state in ('queued', 'sending', 'sent', 'failed', 'skipped', 'uncertain')),
+    attempts integer not null default 0,
+    next_attempt_at integer not null,
+    last_error text,
+    created_at integer not null,
+    updated_at integer not null,
+    sent_at integer,
+    claimed_by text,
+    lease_until integer
+  );
+  create index if not exists mail_outbox_due on mail_outbox (state, next_attempt_at);
+  create unique index if not exists mail_outbox_once on mail_outbox (kind, ref, lower(recipient)) where ref is not null;
+  create index if not exists mail_outbox_recipient on mail_outbox (lower(recipient));
+`;
+
+interface RawRow {
+  id: number;
+  kind: MailKind;
+  recipient: string;
+  ref: string | null;
+  payload: string;
+  state: OutboxState;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
+  claimed_by: string | null;
+  lease_until: number | null;
+}
+
+const toRow = (raw: RawRow): OutboxRow => ({
+  id: raw.id,
+  kind: raw.kind,
+  recipient: raw.recipient,
+  ref: raw.ref,
+  payload: JSON.parse(raw.payload) as Record<string, unknown>,
+  state: raw.state,
+  attempts: raw.attempts,
+  nextAttemptAt: raw.next_attempt_at,
+  lastError: raw.last_error,
+  createdAt: raw.created_at,
+  updatedAt: raw.updated_at,
+  sentAt: raw.sent_at,
+  claimedBy: raw.claimed_by,
+  leaseUntil: raw.lease_until,
+});
+
+/** A where clause (and its values) for a filter; every value is bound, never spliced. */
+function where(filter: RowFilter = {}): { sql: string; values: string[] } {
+  const parts: [string, string | undefined][] = [
+    ["kind = ?", filter.kind],
+    ["ref = ?", filter.ref],
+    ["state = ?", filter.state],
+    ["lower(recipient) = lower(?)", filter.recipient],
+  ];
+  const used = parts.filter((part): part is [string, string] => part[1] !== undefined);
+  const values = used.map(([, value]) => value);
+  return { sql: used.length ? `where ${used.map(([clause]) => clause).join(" and ")}` : "", values };
+}
+
+export function openOutbox(file: string): Outbox {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const db = new DatabaseSync(file);
+  db.exec("pragma busy_timeout = 5000");
+  db.exec("pragma journal_mode = wal");
+  // Only a claim must reach the disk before its mail leaves (claim syncs it): see docs/decisions/018-sending-updates.md.
+  db.exec("pragma synchronous = normal");
+  db.exec(SCHEMA);
+
+  const insert = db.prepare(
+    "insert into mail_outbox (kind, recipient, ref, payload, next_attempt_at, created_at, updated_at) " +
+      "values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing",
+  );
+  // sent_at is set only by a delivery: a failure keeps whatever it held (nothing, for a row never sent).
+  const finish = (state: OutboxState) =>
+    db.prepare(
+      `update mail_outbox set state = '${state}', attempts = attempts + 1, last_error = ?, updated_at = ?,` +
+        ` sent_at = case when '${state}' = 'sent' then ? else sent_at end, claimed_by = null, lease_until = null` +
+        " where id = ? and state = 'sending' and claimed_by = ?",
+    );
+  const sent = finish("sent");
+  const failed = finish("failed");
+  const skipped = finish("skipped");
+  const retry = db.prepare(
+    "update mail_outbox set state = 'queued', attempts = attempts + ?, last_error = ?, next_attempt_at = ?," +
+      " updated_at = ?, claimed_by = null, lease_until = null where id = ? and state = 'sending' and claimed_by = ?",
+  );
+  // Past the lease, or held by an owner known dead (null: none).
+  const uncertain = db.prepare(
+    "update mail_outbox set state = 'uncertain', updated_at = ?, last_error = coalesce(last_error, " +
+      "'the sending process stopped during the attempt') where state = 'sending' and (lease_until < ? or claimed_by = ?)",
+  );
+
+  const transaction = <T>(work: () => T, synced = false): T => {
+    if (synced) db.exec("pragma synchronous = full");
+    db.exec("begin immediate");
+    try {
+      const result = work();
+      db.exec("commit");
+      return result;
+    } catch (error) {
+      db.exec("rollback");
+      throw error;
+    } finally {
+      if (synced) db.exec("pragma synchronous = normal");
+    }
+  };
+
+  const enqueueOne = (mail: NewMail, now: number): number | null => {
+    const result = insert.run(
+      mail.kind,
+      mail.recipient,
+      mail.ref ?? null,
+      JSON.stringify(mail.payload ?? {}),
+      mail.notBefore ?? now,
+      now,
+      now,
+    );
+    return result.changes > 0 ? Number(result.lastInsertRowid) : null;
+  };
+
+  const outbox: Outbox = {
+    file,
+    enqueue: (mail, now = Date.now()) => enqueueOne(mail, now),
+    enqueueMany: (mails, now = Date.now()) =>
+      transaction(() => mails.reduce((added, mail) => added + (enqueueOne(mail, now) === null ? 0 : 1), 0)),
+    claim({ kinds, limit, owner, leaseMs }, now = Date.now()) {
+      if (kinds.length === 0 || limit <= 0) return [];
+      return transaction(() => {
+        uncertain.run(now, now, null);
+        const marks = kinds.map(() => "?").join(", ");
+        const raws = db
+          .prepare(
+            "update mail_outbox set state = 'sending', claimed_by = ?, lease_until = ?, updated_at = ? where id in (" +
+              `select id from mail_outbox where state = 'queued' and kind in (${marks}) and next_attempt_at <= ?` +
+              " order by next_attempt_at, id limit ?) returning *",
+          )
+          .all(owner, now + leaseMs, now, ...kinds, now, limit) as unknown as RawRow[];
+        return raws.map(toRow).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+      }, true);
+    },
+    // The relay's answer (its queue id) is what a delivery leaves behind, for tracing one mail in the relay's logs.
+    recordSent: (id, owner, response, now = Date.now()) => void sent.run(response, now, now, id, owner),
+    recordFailed: (id, owner, error, now = Date.now()) => void failed.run(error, now, now, id, owner),
+    recordSkipped: (id, owner, reason, now = Date.now()) => void skipped.run(reason, now, now, id, owner),
+    recordRetry: (id, owner, error, at, now = Date.now()) => void retry.run(1, error, at, now, id, owner),
+    release: (id, owner, error, at, now = Date.now()) => void retry.run(0, error, at, now, id, owner),
+    markUncertain: (now = Date.now()) => Number(uncertain.run(now, now, null).changes),
+    markUncertainOf: (owner, now = Date.now()) => Number(uncertain.run(now, -1, owner).changes),
+    requeueUncertain(filter, now = Date.now()) {
+      const { sql, values } = where({ ...filter, state: "uncertain" });
+      const result = db
+        .prepare(`update mail_outbox set state = 'queued', next_attempt_at = ?, updated_at = ? ${sql}`)
+        .run(now, now, ...values);
+      return Number(result.changes);
+    },
+    counts(filter) {
+      const { sql, values } = where(filter);
+      const found = db.prepare(`select state, count(*) as n from mail_outbox ${sql} group by state`).all(...values) as {
+        state: OutboxState;
+        n: number;
+      }[];
+      const counts = Object.fromEntries(OUTBOX_STATES.map((state) => [state, 0])) as Record<OutboxState, number>;
+      for (const { state, n } of found) counts[state] = n;
+      return counts;
+    },
+    rows(filter) {
+      const { sql, values } = where(filter);
+      return (db.prepare(`select * from mail_outbox ${sql} order by id`).all(...values) as unknown as RawRow[]).map(
+        toRow,
+      );
+    },
+    sentSince(kind, since) {
+      const row = db
+        .prepare(
+          "select count(*) as n from mail_outbox where kind = ? and " +
+            "((state = 'sent' and sent_at >= ?) or state = 'sending')",
+        )
+        .get(kind, since) as { n: number };
+      return row.n;
+    },
+    nextDue(kinds) {
+      if (kinds.length === 0) return null;
+      const marks = kinds.map(() => "?").join(", ");
+      const row = db
+        .prepare(`select min(next_attempt_at) as due from mail_outbox where state = 'queued' and kind in (${marks})`)
+        .get(...kinds) as { due: number | null };
+      return row.due;
+    },
+    removeRecipient: (email) =>
+      Number(db.prepare("delete from mail_outbox where lower(recipient) = lower(?)").run(email).changes),
+    close: () => db.close(),
+  };
+  return outbox;
+}

@@ -1,0 +1,179 @@
+import { createHash } from "node:crypto";
+
+// The update mail, composed for one reader: pure, so every header and both parts are unit tested without a relay.
+// The result is the mail path's message shape; Nodemailer encodes every field of it itself.
+
+export interface UpdateMailSource {
+  /** The update's name (its file name without `.md`): part of the Message-ID, so a re-send keeps the same one. */
+  name: string;
+  title: string;
+  summary?: string;
+  /** The update's body, already rendered by the site's one Markdown renderer (safe HTML, no raw HTML from the file). */
+  html: string;
+  /** The same body as plain text. */
+  text: string;
+  /** Where the update is on the site. */
+  url: string;
+}
+
+export interface UpdateMailReader {
+  email: string;
+  /** The reader's own unsubscribe link (the page that also takes RFC 8058 one-click posts). */
+  unsubscribeUrl: string;
+}
+
+export interface UpdateMailSite {
+  /** The owner's name, as the mail's footer names who sends it. */
+  ownerName: string;
+  siteUrl: string;
+  /** MAIL_FROM, e.g. `Alex <updates@example.com>`: its domain names the Message-ID. */
+  from: string;
+}
+
+/** The transport's message shape (app/mail/transport.server.ts): From is the transport's, Date is set when sent. */
+export interface UpdateMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  headers: Record<string, string>;
+}
+
+// Line breaks of any kind and the other control characters: a title is one line, whatever the file holds, so nothing
+// in it can start a header of its own.
+// eslint-disable-next-line no-control-regex
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
+/** Text for a header: one line, spaces collapsed, bounded (a subject past ~200 characters is cut by most clients). */
+export function headerText(value: string, max = 200): string {
+  const line = value.replace(NOT_ONE_LINE, " ").replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+}
+
+/** The domain of an address such as `Name <updates@example.com>`; the site's host when there is none. */
+export function senderDomain(from: string, siteUrl: string): string {
+  const address = /<([^<>]*)>\s*$/.exec(from)?.[1] ?? from;
+  const domain = address.slice(address.lastIndexOf("@") + 1).trim();
+  return /^[a-z0-9.-]+$/i.test(domain) && domain.includes(".") ? domain.toLowerCase() : new URL(siteUrl).hostname;
+}
+
+/**
+ * The same Message-ID for the same (update, reader), on the sender's domain: a mail re-sent after an uncertain
+ * attempt carries the ID of the first, so a receiving server or client that saw it can tell it is the same mail.
+ */
+export function updateMessageId(updateName: string, email: string, domain: string, test = false): string {
+  const digest = createHash("sha256").update(`${updateName}\n${email.toLowerCase()}`).digest("hex").slice(0, 24);
+  const safeName = updateName.replace(/[^a-z0-9-]/gi, "-").slice(0, 80);
+  // A test copy is a different mail from the reader's real one, and two test copies are two mails.
+  const suffix = test ? `.test-${Date.now().toString(36)}` : "";
+  return `<update.${safeName}.${digest}${suffix}@${domain}>`;
+}
+
+/**
+ * `List-Id` (RFC 2919): a label under the site's own host, with the owner's name as the description. The description
+ * is kept to plain ASCII words: anything else (a quote, an accent) makes Nodemailer encode the whole field, `<…>`
+ * included, and the ID is lost to the mail clients that sort by it.
+ */
+export function listId(ownerName: string, siteUrl: string): string {
+  const host = new URL(siteUrl).hostname;
+  const words = headerText(ownerName, 60)
+    .replace(/[^A-Za-z0-9 .'-]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return words ? `${words} updates <updates.${host}>` : `<updates.${host}>`;
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+const TEST_NOTE = "This is a test copy: it was sent only to you, and no reader received it.";
+
+/** The plain-text part: the title, the body, the address on the site, who sends it, and the way out. */
+export function updateText(source: UpdateMailSource, reader: UpdateMailReader, site: UpdateMailSite, test = false) {
+  return [
+    ...(test ? [TEST_NOTE, ""] : []),
+    headerText(source.title, 500),
+    "",
+    source.text.trim(),
+    "",
+    `Read it on the site: ${source.url}`,
+    "",
+    "--",
+    `You get this mail because you subscribed to ${site.ownerName}'s updates at ${site.siteUrl}.`,
+    `Unsubscribe: ${reader.unsubscribeUrl}`,
+    "",
+  ].join("\n");
+}
+
+// Light by default; dark clients that honour `prefers-color-scheme` get their own colours, and those that invert
+// colours themselves find no fixed background to fight with. No remote image, font or stylesheet: nothing loads.
+const STYLE = `
+  :root { color-scheme: light dark; supported-color-schemes: light dark; }
+  body { margin: 0; padding: 0; background: #ffffff; color: #1f2937; }
+  .mail { max-width: 600px; margin: 0 auto; padding: 24px 16px; font: 16px/1.6 -apple-system, "Segoe UI", Roboto,
+    Helvetica, Arial, sans-serif; }
+  a { color: #1d4ed8; }
+  .foot { margin-top: 32px; padding-top: 16px; border-top: 1px solid #d1d5db; font-size: 14px; color: #4b5563; }
+  .note { padding: 8px 12px; border: 1px solid #d97706; }
+  pre, code { white-space: pre-wrap; word-break: break-word; }
+  @media (prefers-color-scheme: dark) {
+    body { background: #111827; color: #e5e7eb; }
+    a { color: #93c5fd; }
+    .foot { color: #9ca3af; border-top-color: #374151; }
+  }`;
+
+/** The HTML part: a complete document with the rendered body, the link to the site and the unsubscribe link. */
+export function updateHtml(source: UpdateMailSource, reader: UpdateMailReader, site: UpdateMailSite, test = false) {
+  const title = escapeHtml(headerText(source.title, 500));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="supported-color-schemes" content="light dark">
+<title>${title}</title>
+<style>${STYLE}
+</style>
+</head>
+<body>
+<div class="mail">
+${test ? `<p class="note">${escapeHtml(TEST_NOTE)}</p>\n` : ""}<h1>${title}</h1>
+${source.html}
+<p><a href="${escapeHtml(source.url)}">Read it on the site</a></p>
+<p class="foot">You get this mail because you subscribed to ${escapeHtml(site.ownerName)}'s updates at
+<a href="${escapeHtml(site.siteUrl)}">${escapeHtml(new URL(site.siteUrl).hostname)}</a>.
+<a href="${escapeHtml(reader.unsubscribeUrl)}">Unsubscribe</a></p>
+</div>
+</body>
+</html>
+`;
+}
+
+/**
+ * One mail for one reader: `To:` that reader alone; the subject is the title on one line (a test copy says so);
+ * RFC 8058 one-click unsubscribe headers with the reader's own link, RFC 2919 `List-Id`, a Message-ID on the sender's
+ * domain (Nodemailer adds `Date` when it sends).
+ */
+export function composeUpdateMail(
+  source: UpdateMailSource,
+  reader: UpdateMailReader,
+  site: UpdateMailSite,
+  options: { test?: boolean } = {},
+): UpdateMail {
+  const test = options.test ?? false;
+  const subject = headerText(source.title);
+  return {
+    to: reader.email,
+    subject: test ? `[Test] ${subject}` : subject,
+    text: updateText(source, reader, site, test),
+    html: updateHtml(source, reader, site, test),
+    messageId: updateMessageId(source.name, reader.email, senderDomain(site.from, site.siteUrl), test),
+    headers: {
+      "List-Unsubscribe": `<${reader.unsubscribeUrl}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      "List-Id": listId(site.ownerName, site.siteUrl),
+    },
+  };
+}

@@ -1,0 +1,106 @@
+// The owner's update command: `npm run newsletter -- <command>`. It loads the production build like the subscriber
+// tools do (scripts/subscribers.mjs), so it runs wherever the server does, inside the Docker image too:
+//   docker exec -t portfolio npm run newsletter -- send 2026-11-24-first-launch   (-t: a progress bar)
+// Progress and messages go to stderr; `status` and `--dry-run` print on stdout.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs, parseEnv } from "node:util";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const USAGE = `Usage: npm run newsletter -- <command>
+
+  send <name>                  sends the update (app/content/updates/<name>.md) to every reader, once each;
+                               run it again after any stop: it goes on where it was
+    --test <address>           sends one copy, marked as a test, to that address only (drafts too); records nothing
+    --dry-run                  prints the number of recipients, the subject and the text part; sends nothing
+    --resend-uncertain         sends again the mails a stopped sender left uncertain (they may have arrived)
+  status                       every update: not sent, sending, or sent to N of M, and when`;
+
+/**
+ * @param {string} message
+ * @param {number} code
+ * @returns {never}
+ */
+function fail(message, code = 1) {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+// The same settings as the server: a local .env fills in what the environment leaves unset.
+const envFile = path.join(root, ".env");
+if (existsSync(envFile)) {
+  for (const [name, value] of Object.entries(parseEnv(readFileSync(envFile, "utf8")))) process.env[name] ??= value;
+}
+
+/** @type {ReturnType<typeof parseArgs>} */
+let parsed;
+try {
+  parsed = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: {
+      test: { type: "string" },
+      "dry-run": { type: "boolean" },
+      "resend-uncertain": { type: "boolean" },
+      help: { type: "boolean" },
+    },
+  });
+} catch (error) {
+  fail(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`, 2);
+}
+const [command, ...rest] = parsed.positionals;
+if (!command || command === "help" || parsed.values.help) fail(USAGE, command || parsed.values.help ? 0 : 2);
+
+const buildPath = path.join(root, "build", "index.js");
+if (!existsSync(buildPath)) fail("No production build: run `npm run build` first.");
+
+/** @type {typeof import("../app/server-build/build-entry.server")} build/index.js (app/server-build/build-entry.server.ts) */
+const hooks = await import(pathToFileURL(buildPath).href).then(
+  (build) => build,
+  (error) => fail(error instanceof Error && error.name === "EnvError" ? error.message : String(error)),
+);
+const { newsletterTool } = hooks;
+
+// Ctrl-C, a closed terminal or a stop: no new mail is claimed, the ones in flight finish and are recorded, and what
+// is left stays queued for the next run (or the web server). A second signal does not wait.
+const abort = new AbortController();
+for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
+  process.on(signal, () => {
+    if (abort.signal.aborted) process.exit(130);
+    abort.abort(signal);
+  });
+}
+
+let code = 0;
+try {
+  switch (command) {
+    case "send": {
+      const name = rest[0];
+      if (!name || rest.length > 1) fail(`Usage: npm run newsletter -- send <name> [options]\n\n${USAGE}`, 2);
+      const { test, "dry-run": dryRun, "resend-uncertain": resendUncertain } = parsed.values;
+      if (test !== undefined && (dryRun || resendUncertain)) fail("--test sends one copy: it goes alone.", 2);
+      code = await newsletterTool.send(String(name), {
+        ...(test !== undefined ? { test: String(test) } : {}),
+        dryRun: Boolean(dryRun),
+        resendUncertain: Boolean(resendUncertain),
+        output: dryRun ? process.stdout : process.stderr,
+        signal: abort.signal,
+      });
+      break;
+    }
+    case "status":
+      if (rest.length > 0) fail("Usage: npm run newsletter -- status", 2);
+      process.stdout.write(newsletterTool.status());
+      break;
+    default:
+      fail(`Unknown command: ${command}\n\n${USAGE}`, 2);
+  }
+} catch (error) {
+  if (error instanceof newsletterTool.CommandError) code = error.code;
+  else code = 1;
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+} finally {
+  await hooks.onShutdown();
+}
+process.exit(code);

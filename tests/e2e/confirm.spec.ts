@@ -1,0 +1,65 @@
+/**
+ * The confirm page in a real browser, JavaScript on and off: a server of this file's own with mail on, a real SMTP
+ * server on loopback; the link from the received mail opens a page that changes nothing, its button confirms.
+ */
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { type ServerProcess, startServer, tempDir } from "../support/server-process.mjs";
+import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
+import { expect, test, visit } from "./fixtures";
+
+let relay: TestSmtpServer;
+let server: ServerProcess;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  relay = await startSmtpServer();
+  dataDir = tempDir("portfolio-e2e-confirm-");
+  server = await startServer({
+    env: { DATA_DIR: dataDir, SMTP_URL: relay.url(), MAIL_FROM: "Alex Placeholder <updates@example.com>" },
+  });
+});
+test.afterAll(async () => {
+  await server?.stop();
+  await relay?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const stateOf = (email: string) => {
+  const db = new DatabaseSync(path.join(dataDir, "newsletter.sqlite"), { readOnly: true });
+  try {
+    const row = db.prepare("select state from newsletter_subscribers where email = ?").get(email);
+    return (row as { state?: string } | undefined)?.state;
+  } finally {
+    db.close();
+  }
+};
+
+test("the mailed link shows a 'Confirm' button that confirms; opening it changes nothing", async ({
+  page,
+}, testInfo) => {
+  const email = `confirm-${testInfo.project.name}-${Date.now()}@example.com`;
+  const already = relay.mails.length;
+  // The sign-up as a visitor without JavaScript sends it: the form's plain post.
+  const response = await fetch(`${server.url}/?index`, {
+    method: "POST",
+    body: new URLSearchParams({ email, website: "" }),
+    redirect: "manual",
+  });
+  expect(response.status).toBe(303);
+  const mails = await relay.waitForMails(already + 1, 10_000);
+  const text = mails[already]!.parsed.text ?? "";
+  const token = /\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(text)![1]!;
+
+  await visit(page, `${server.url}/confirm?token=${token}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Confirm your subscription" })).toBeVisible();
+  await page.reload();
+  expect(stateOf(email)).toBe("pending");
+
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "You're subscribed" })).toBeVisible();
+  await expect(page.getByRole("status")).toContainText("Thanks for confirming!");
+  await expect(page.getByRole("button", { name: "Confirm" })).toHaveCount(0);
+  expect(stateOf(email)).toBe("confirmed");
+});

@@ -1,0 +1,165 @@
+/**
+ * A real SMTP server on loopback for tests (smtp-server, from the Nodemailer project), recording every mail it
+ * accepts, parsed (mailparser). It can be scripted to behave like a relay in trouble:
+ *
+ *   throttle(n, code)      the next n recipients are answered with a 4xx (default 451) at RCPT TO
+ *   throttleAddress(a, n)  the same, for one address only
+ *   reject(address)        that address is refused with a 5xx (default 550) at RCPT TO, every time
+ *   refuseAuth(true)       every login is refused with 535
+ *   refuseSender(true)     MAIL FROM is refused with 553
+ *   down() / up()          stop listening (connections refused) and listen again on the same port
+ *
+ * Every wait (waitForMails) is bounded in time.
+ */
+import { type AddressInfo } from "node:net";
+import { type ParsedMail, simpleParser } from "mailparser";
+import { SMTPServer, type SMTPServerOptions } from "smtp-server";
+
+export interface ReceivedMail {
+  envelopeFrom: string;
+  envelopeTo: string[];
+  raw: string;
+  parsed: ParsedMail;
+  at: number;
+}
+
+export interface TestSmtpServer {
+  readonly port: number;
+  /** The URL a client uses: `smtp://user:password@127.0.0.1:port` (with these credentials when given). */
+  url(user?: string, password?: string): string;
+  readonly mails: ReceivedMail[];
+  /** Every RCPT TO answered with an error so far: { address, code }. */
+  readonly refusals: { address: string; code: number }[];
+  waitForMails(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
+  throttle(count: number, code?: number): void;
+  throttleAddress(address: string, count: number, code?: number): void;
+  reject(address: string, code?: number, text?: string): void;
+  refuseAuth(on: boolean): void;
+  refuseSender(on: boolean): void;
+  down(): Promise<void>;
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const smtpError = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
+
+export async function startSmtpServer(options: { port?: number } = {}): Promise<TestSmtpServer> {
+  const mails: ReceivedMail[] = [];
+  const refusals: { address: string; code: number }[] = [];
+  const rejected = new Map<string, { code: number; text: string }>();
+  const throttledAddresses = new Map<string, { count: number; code: number }>();
+  let throttled = { count: 0, code: 451 };
+  let authRefused = false;
+  let senderRefused = false;
+  let waiters: (() => void)[] = [];
+
+  const settings: SMTPServerOptions = {
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    // down() must drop open (pooled) connections at once, as a relay that goes away does.
+    closeTimeout: 100,
+    size: 1024 * 1024,
+    onAuth(auth, _session, callback) {
+      if (authRefused) return callback(smtpError(535, "5.7.8 Authentication credentials invalid"));
+      callback(null, { user: auth.username });
+    },
+    onMailFrom(_address, _session, callback) {
+      if (senderRefused) return callback(smtpError(553, "5.7.1 Sender address rejected: not owned by user"));
+      callback();
+    },
+    onRcptTo(address, _session, callback) {
+      const to = address.address.toLowerCase();
+      const refuse = (code: number, text: string) => {
+        refusals.push({ address: to, code });
+        callback(smtpError(code, text));
+      };
+      const rejection = rejected.get(to);
+      if (rejection) return refuse(rejection.code, rejection.text);
+      const forAddress = throttledAddresses.get(to);
+      if (forAddress && forAddress.count > 0) {
+        forAddress.count -= 1;
+        return refuse(forAddress.code, "4.7.1 Throttling: try again later");
+      }
+      if (throttled.count > 0) {
+        throttled.count -= 1;
+        return refuse(throttled.code, "4.7.0 Too many messages, slow down");
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        simpleParser(raw).then(
+          (parsed) => {
+            mails.push({
+              envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+              envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+              raw,
+              parsed,
+              at: Date.now(),
+            });
+            for (const wake of waiters) wake();
+            waiters = [];
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
+      });
+    },
+  };
+
+  let server = new SMTPServer(settings);
+  const listen = (target: SMTPServer, port: number) =>
+    new Promise<number>((resolve, reject) => {
+      target.server.once("error", reject);
+      target.listen(port, "127.0.0.1", () => resolve((target.server.address() as AddressInfo).port));
+    });
+  const port = await listen(server, options.port ?? 0);
+  let listening = true;
+  const shut = () =>
+    new Promise<void>((resolve) => {
+      listening = false;
+      server.close(() => resolve());
+    });
+
+  return {
+    port,
+    mails,
+    refusals,
+    url: (user, password) =>
+      user
+        ? `smtp://${encodeURIComponent(user)}:${encodeURIComponent(password ?? "")}@127.0.0.1:${port}`
+        : `smtp://127.0.0.1:${port}`,
+    async waitForMails(count, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (mails.length < count) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`Expected ${count} mails, received ${mails.length} in ${timeoutMs} ms.`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(left, 500));
+          waiters.push(() => (clearTimeout(timer), resolve()));
+        });
+      }
+      return mails.slice(0, count);
+    },
+    throttle: (count, code = 451) => void (throttled = { count, code }),
+    throttleAddress: (address, count, code = 451) =>
+      void throttledAddresses.set(address.toLowerCase(), { count, code }),
+    reject: (address, code = 550, text = "5.1.1 Recipient address rejected: User unknown") =>
+      void rejected.set(address.toLowerCase(), { code, text }),
+    refuseAuth: (on) => void (authRefused = on),
+    refuseSender: (on) => void (senderRefused = on),
+    down: shut,
+    async up() {
+      if (listening) return;
+      server = new SMTPServer(settings);
+      await listen(server, port);
+      listening = true;
+    },
+    close: () => (listening ? shut() : Promise.resolve()),
+  };
+}

@@ -1,0 +1,159 @@
+import { mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { confirmationMail, confirmLink } from "~/newsletter/confirm-mail.server";
+import {
+  confirmByHash,
+  consentRecord,
+  countByState,
+  DAY_MS,
+  expirePending,
+  issueToken,
+  signUpPending,
+} from "~/newsletter/confirm-sqlite.server";
+import { CONSENT_WORDING, consentVersion, dialogConsent } from "~/newsletter/consent.server";
+import { openSqliteStore, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+
+let dir: string;
+let store: SqliteStore;
+let db: DatabaseSync;
+const T0 = Date.UTC(2026, 10, 24, 12);
+const consent = dialogConsent("/");
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "confirm-"));
+  store = openSqliteStore(dir);
+  db = store.database();
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the consent wording", () => {
+  it("is the dialog's text, part by part", () => {
+    const dialog = readFileSync(new URL("../../app/components/newsletter-dialog.tsx", import.meta.url), "utf8");
+    const flat = dialog.replace(/\s+/g, " ");
+    for (const part of CONSENT_WORDING.split("\n")) expect(flat).toContain(part);
+  });
+
+  it("is versioned by its text: an edit is a new version, the old record keeps the old words", () => {
+    signUpPending(db, "early@example.com", consent, T0);
+    const edited = { page: "/", wording: `${CONSENT_WORDING}\nNew line`, version: consentVersion("edited") };
+    signUpPending(db, "late@example.com", edited, T0);
+    expect(consentRecord(db, "early@example.com")).toMatchObject({ wording: CONSENT_WORDING, page: "/" });
+    expect(consentRecord(db, "late@example.com")).toMatchObject({ wording: edited.wording });
+    expect(consentVersion(CONSENT_WORDING)).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe("double opt-in in the embedded store", () => {
+  it("stores a sign-up pending with its consent, and one mail", () => {
+    expect(signUpPending(db, "reader@example.com", consent, T0)).toEqual({ outcome: "subscribed", mail: true });
+    expect(consentRecord(db, "READER@example.com")).toMatchObject({
+      email: "reader@example.com",
+      state: "pending",
+      signedUpAt: new Date(T0).toISOString(),
+      confirmedAt: null,
+      page: "/",
+      wordingVersion: consent.version,
+    });
+    expect(countByState(db)).toEqual({ confirmed: 0, pending: 1 });
+  });
+
+  it("answers a pending address 'duplicate', with at most one more mail per 24 hours", () => {
+    signUpPending(db, "reader@example.com", consent, T0);
+    expect(signUpPending(db, "Reader@example.com", consent, T0 + DAY_MS - 1)).toEqual({
+      outcome: "duplicate",
+      mail: false,
+    });
+    expect(signUpPending(db, "reader@example.com", consent, T0 + DAY_MS)).toEqual({ outcome: "duplicate", mail: true });
+    expect(signUpPending(db, "reader@example.com", consent, T0 + DAY_MS + 60_000)).toMatchObject({ mail: false });
+  });
+
+  it("confirms with the mailed token only, once, within 7 days", () => {
+    signUpPending(db, "reader@example.com", consent, T0);
+    expect(issueToken(db, "reader@example.com", "hash-1", T0 + 1000)).toBe("issued");
+    expect(confirmByHash(db, "hash-wrong", T0 + 2000)).toBe("unknown");
+    expect(confirmByHash(db, "hash-1", T0 + 2000)).toBe("confirmed");
+    expect(confirmByHash(db, "hash-1", T0 + 3000)).toBe("unknown");
+    expect(consentRecord(db, "reader@example.com")).toMatchObject({
+      state: "confirmed",
+      confirmedAt: new Date(T0 + 2000).toISOString(),
+    });
+    // A confirmed reader signing up again: the spec's duplicate, and no mail.
+    expect(signUpPending(db, "reader@example.com", consent, T0 + 30 * DAY_MS)).toEqual({
+      outcome: "duplicate",
+      mail: false,
+    });
+    expect(issueToken(db, "reader@example.com", "hash-2", T0)).toBe("confirmed");
+  });
+
+  it("removes a pending reader after 7 days (a fake clock), who may then sign up again", () => {
+    signUpPending(db, "late@example.com", consent, T0);
+    issueToken(db, "late@example.com", "hash-late", T0);
+    expect(expirePending(db, T0 + 7 * DAY_MS - 1)).toEqual([]);
+    expect(confirmByHash(db, "hash-late", T0 + 7 * DAY_MS - 1)).toBe("confirmed");
+    // Another reader's token dies with the week.
+    signUpPending(db, "later@example.com", consent, T0);
+    issueToken(db, "later@example.com", "hash-later", T0);
+    expect(confirmByHash(db, "hash-later", T0 + 7 * DAY_MS)).toBe("unknown");
+    expect(expirePending(db, T0 + 7 * DAY_MS)).toEqual(["later@example.com"]);
+    expect(issueToken(db, "later@example.com", "hash-x", T0 + 7 * DAY_MS)).toBe("gone");
+    expect(signUpPending(db, "later@example.com", consent, T0 + 8 * DAY_MS)).toEqual({
+      outcome: "subscribed",
+      mail: true,
+    });
+  });
+
+  it("lets a pending reader unsubscribe, and keeps readers from before as confirmed", async () => {
+    await store.subscribe("before@example.com");
+    expect(consentRecord(db, "before@example.com")).toMatchObject({
+      state: "confirmed",
+      confirmedAt: null,
+      page: null,
+    });
+    signUpPending(db, "pending@example.com", consent, T0);
+    const token = store.list().find((row) => row.email === "pending@example.com")!.unsubscribeToken;
+    expect(await store.unsubscribe(token)).toBe("removed");
+    expect(store.list().map((row) => [row.email, row.state])).toEqual([["before@example.com", "confirmed"]]);
+  });
+
+  it("migrates a file from before confirmation: every reader confirmed", () => {
+    store.close();
+    const file = path.join(dir, "old.sqlite");
+    const old = new DatabaseSync(file);
+    old.exec("create table newsletter_subscribers (id integer primary key, email text not null, created_at text)");
+    old.exec("insert into newsletter_subscribers (email, created_at) values ('old@example.com', '2026-01-01')");
+    old.close();
+    rmSync(path.join(dir, "newsletter.sqlite"));
+    rmSync(path.join(dir, "newsletter.sqlite-wal"), { force: true });
+    rmSync(path.join(dir, "newsletter.sqlite-shm"), { force: true });
+    renameSync(file, path.join(dir, "newsletter.sqlite"));
+    store = openSqliteStore(dir);
+    expect(store.list()).toMatchObject([{ email: "old@example.com", state: "confirmed", confirmedAt: null }]);
+  });
+});
+
+describe("the confirmation mail", () => {
+  const mail = confirmationMail("reader@example.com", "TOKEN_abc-123", {
+    ownerName: "Alex Placeholder",
+    siteUrl: "https://example.com",
+  });
+
+  it("links to the confirm page, in both parts, with the owner's and the site's names", () => {
+    const link = confirmLink("https://example.com", "TOKEN_abc-123");
+    expect(link).toBe("https://example.com/confirm?token=TOKEN_abc-123");
+    expect(mail.text).toContain(link);
+    expect(mail.html).toContain(`href="${link}"`);
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain("Alex Placeholder");
+      expect(part).toContain("example.com");
+      expect(part).toContain("ignoring this mail is enough to stay off the list");
+    }
+    expect(mail.subject).toBe("Confirm your subscription to Alex Placeholder's updates");
+    expect(mail.html).not.toMatch(/<img/i);
+  });
+});

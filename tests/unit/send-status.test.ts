@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { createMembership, isReader, type Reader } from "~/newsletter-send/readers.server";
+import { concurrencyFor } from "~/newsletter-send/send-command.server";
+import { createPacer } from "~/newsletter-send/send-run.server";
+import { statusLine } from "~/newsletter-send/status-command.server";
+
+const counts = { total: 300, queued: 0, sending: 0, sent: 297, failed: 1, skipped: 2, uncertain: 0 };
+
+describe("status", () => {
+  it("says what became of each update", () => {
+    expect(statusLine("u", false, null, undefined, false)).toBe("u\tnot sent");
+    expect(statusLine("u", true, null, undefined, false)).toBe("u\tdraft, not sent");
+    const record = { update: "u", startedAt: Date.UTC(2026, 10, 24, 9), finishedAt: Date.UTC(2026, 10, 24, 10) };
+    expect(statusLine("u", false, counts, { ...record, paused: false }, false)).toBe(
+      "u\tsent to 297 of 300, 2 skipped (unsubscribed), 1 failed, finished 2026-11-24T10:00:00Z",
+    );
+    const open = { ...counts, sent: 100, queued: 197 };
+    expect(statusLine("u", false, open, { ...record, finishedAt: null, paused: false }, true)).toBe(
+      "u\tsending, sent to 100 of 300, 2 skipped (unsubscribed), 1 failed, started 2026-11-24T09:00:00Z",
+    );
+    expect(statusLine("u", false, open, { ...record, finishedAt: null, paused: true }, false)).toBe(
+      "u\tsent to 100 of 300, 2 skipped (unsubscribed), 1 failed, 197 waiting in the outbox (paused: run send again), " +
+        "started 2026-11-24T09:00:00Z",
+    );
+  });
+});
+
+describe("readers", () => {
+  it("are the confirmed rows with a token (rows from before confirmation have no state)", () => {
+    expect(isReader({ email: "a@x.org", unsubscribeToken: "t" })).toBe(true);
+    expect(isReader({ email: "a@x.org", unsubscribeToken: "t", state: "confirmed" })).toBe(true);
+    expect(isReader({ email: "a@x.org", unsubscribeToken: "t", state: "pending" })).toBe(false);
+    expect(isReader({ email: "a@x.org", unsubscribeToken: null })).toBe(false);
+  });
+
+  it("are re-read for the check before each mail once the last read is older than the audience allows", async () => {
+    let list: Reader[] = [{ email: "a@x.org", token: "ta" }];
+    let reads = 0;
+    let clock = 0;
+    const membership = createMembership(
+      { source: "supabase", freshForMs: 5000, readers: async () => (reads++, list) },
+      () => clock,
+    );
+    expect(await Promise.all([membership.has("ta"), membership.has("tb")])).toEqual([true, false]);
+    expect(reads).toBe(1);
+    list = [{ email: "b@x.org", token: "tb" }];
+    clock = 4000;
+    expect(await membership.has("ta")).toBe(true);
+    clock = 5001;
+    expect(await membership.has("ta")).toBe(false);
+    expect(await membership.has("tb")).toBe(true);
+    expect(reads).toBe(2);
+  });
+
+  it("are asked of the audience itself when it can answer exactly", async () => {
+    const asked: string[] = [];
+    const membership = createMembership({
+      source: "sqlite",
+      freshForMs: 0,
+      readers: async () => [],
+      isReader: (token) => (asked.push(token), token === "yes"),
+    });
+    expect([await membership.has("yes"), await membership.has("no")]).toEqual([true, false]);
+    expect(asked).toEqual(["yes", "no"]);
+  });
+});
+
+describe("relay connections", () => {
+  it("are 8 unpaced, one per 5 mails/s paced, between 1 and 8", () => {
+    expect([0, 1, 2, 10, 50, 100, 1000].map(concurrencyFor)).toEqual([8, 1, 1, 2, 8, 8, 8]);
+  });
+});
+
+describe("the pace", () => {
+  it("spaces starts 1/rate apart, lets late starts catch up at most `burst` slots, and banks no idle time", () => {
+    let clock = 0;
+    const next = createPacer(50, 2, () => clock);
+    expect([next(), next(), next()]).toEqual([0, 20, 40]);
+    // Due at 60; the event loop was held until 90: the late slots catch up, then the spacing resumes.
+    clock = 90;
+    expect([next(), next(), next()]).toEqual([0, 0, 10]);
+    // A pause longer than the burst: afresh, no burst.
+    clock = 10_000;
+    expect([next(), next(), next()]).toEqual([0, 20, 40]);
+    expect(createPacer(0, 8, () => clock)()).toBe(0);
+  });
+});
