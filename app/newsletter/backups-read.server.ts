@@ -28,6 +28,16 @@ export interface BackupContents {
   rows: Record<string, unknown>[];
   /** The tokens of readers who left by their link (none in a file from before that table). */
   unsubscribed: unknown[];
+  /** The consent wordings readers agreed to, unchecked (none in a file from before double opt-in). */
+  wordings: Record<string, unknown>[];
+}
+
+/** newsletter_consent_wordings as the store makes it, or none at all (a file from before double opt-in). */
+function checkWordingColumns(present: readonly string[] = []) {
+  const missing = ["version", "wording", "first_used_at"].find((column) => !present.includes(column));
+  if (present.length > 0 && missing) {
+    throw new Error(`its newsletter_consent_wordings table has no ${missing} column`);
+  }
 }
 
 /**
@@ -55,7 +65,8 @@ export function readBackupContents(file: string, limitMs = BACKUP_READ_LIMIT_MS)
     const columns = new Set(read.subscriberColumns);
     if (!columns.has("email") || !columns.has("created_at")) throw new Error("it has no newsletter_subscribers table");
     if (!columns.has("id")) throw new Error("its newsletter_subscribers table has no id column");
-    return { rows: read.rows ?? [], unsubscribed: read.unsubscribed ?? [] };
+    checkWordingColumns(read.wordingColumns);
+    return { rows: read.rows ?? [], unsubscribed: read.unsubscribed ?? [], wordings: read.wordings ?? [] };
   } catch (error) {
     throw new Error(`${file} is not a backup of the newsletter list: ${describeCause(error).replace(/^Error: /, "")}`, {
       cause: error,

@@ -4,6 +4,7 @@
 // what it read is made in this process (backups-read.server.ts).
 import { execFileSync } from "node:child_process";
 import { statSync } from "node:fs";
+import { BACKUP_COLUMNS } from "~/newsletter/stores/sqlite/restore-rows.server";
 
 /**
  * The child's program: plain JavaScript (it runs apart from the build), node:sqlite only. It lists the schema's
@@ -31,15 +32,22 @@ try {
     const subscriberColumns = columns(db, "newsletter_subscribers");
     const unsubscribedColumns = columns(db, "newsletter_unsubscribed");
     const readable = integrity.join() === "ok" && ["id", "email", "created_at"].every((c) => subscriberColumns.includes(c));
-    const token = subscriberColumns.includes("unsubscribe_token") ? "unsubscribe_token" : "null";
+    // The columns asked for that the file has (an older one lacks some: the row then lacks that key).
+    const present = JSON.parse(process.argv[2]).filter(([column]) => subscriberColumns.includes(column));
+    const selected = present.map(([column, key]) => JSON.stringify(column) + " as " + JSON.stringify(key));
     const rows = readable
-      ? db.prepare("select email, created_at as createdAt, " + token + " as unsubscribeToken from newsletter_subscribers order by id").all()
+      ? db.prepare("select " + selected.join(", ") + " from newsletter_subscribers order by id").all()
       : [];
     const unsubscribed =
       readable && unsubscribedColumns.includes("unsubscribe_token")
         ? db.prepare("select unsubscribe_token as token from newsletter_unsubscribed").all().map((row) => row.token)
         : [];
-    send({ objects, integrity, subscriberColumns, rows, unsubscribed });
+    const wordingColumns = columns(db, "newsletter_consent_wordings");
+    const wordings =
+      readable && ["version", "wording", "first_used_at"].every((c) => wordingColumns.includes(c))
+        ? db.prepare("select version, wording, first_used_at as firstUsedAt from newsletter_consent_wordings order by version").all()
+        : [];
+    send({ objects, integrity, subscriberColumns, rows, unsubscribed, wordingColumns, wordings });
   }
 } catch (error) {
   send({ error: String(error && error.message), errcode: error && error.errcode });
@@ -56,6 +64,9 @@ export interface RawBackup {
   subscriberColumns?: string[];
   rows?: Record<string, unknown>[];
   unsubscribed?: unknown[];
+  /** None when the file has no newsletter_consent_wordings table (from before double opt-in). */
+  wordingColumns?: string[];
+  wordings?: Record<string, unknown>[];
 }
 
 /** A BLOB as the child reports it. */
@@ -81,13 +92,17 @@ export function readInChild(file: string, limitMs: number): RawBackup {
   const maxBuffer = 8 * (statSync(file).size + 1024 * 1024);
   let output: string;
   try {
-    output = execFileSync(process.execPath, ["--input-type=module", "--no-warnings", "-e", READER, file], {
-      encoding: "utf8",
-      timeout: limitMs,
-      killSignal: "SIGKILL",
-      maxBuffer,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
+    output = execFileSync(
+      process.execPath,
+      ["--input-type=module", "--no-warnings", "-e", READER, file, JSON.stringify(BACKUP_COLUMNS)],
+      {
+        encoding: "utf8",
+        timeout: limitMs,
+        killSignal: "SIGKILL",
+        maxBuffer,
+        stdio: ["ignore", "pipe", "ignore"],
+      },
+    );
   } catch (error) {
     const { code, signal } = error as { code?: string; signal?: string };
     if (signal === "SIGKILL" || code === "ETIMEDOUT") {

@@ -4,10 +4,11 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { replacedFileName } from "~/newsletter/backup-plan.server";
 import { readBackupContents } from "~/newsletter/backups-read.server";
-import { checkBackupRows, checkUnsubscribedTokens } from "~/newsletter/backups-rows.server";
+import { checkBackupRows, checkUnsubscribedTokens, checkWordings } from "~/newsletter/backups-rows.server";
 import {
   type AddBackReport,
   type BackupRow,
+  type ConsentWording,
   isLogLostUnderOpenFile,
   lostLogMessage,
   openSqliteStore,
@@ -51,11 +52,18 @@ function liveFileProblem(file: string): string | null {
   }
 }
 
-/** A backup's rows and unsubscribed readers, each checked as the store would hold it; throws naming what is wrong. */
-function checkedBackup(source: string): { rows: BackupRow[]; unsubscribed: string[] } {
+/**
+ * A backup's rows (with each reader's state and consent record), unsubscribed readers and consent wordings, each
+ * checked as the store would hold it; throws naming what is wrong.
+ */
+function checkedBackup(source: string): { rows: BackupRow[]; unsubscribed: string[]; wordings: ConsentWording[] } {
   const contents = readBackupContents(source);
   try {
-    return { rows: checkBackupRows(contents.rows), unsubscribed: checkUnsubscribedTokens(contents.unsubscribed) };
+    return {
+      rows: checkBackupRows(contents.rows),
+      unsubscribed: checkUnsubscribedTokens(contents.unsubscribed),
+      wordings: checkWordings(contents.wordings),
+    };
   } catch (error) {
     throw new Error(`${source} cannot be restored: it holds ${withoutPrefix(error).replace(/^Error: /, "")}`, {
       cause: error,
@@ -80,7 +88,8 @@ async function setAside(live: string, keptAs: string) {
 
 /**
  * Restores a backup into DATA_DIR. A missing or unusable live file (the server stopped) is replaced by a fresh file
- * built from the backup's rows (never the foreign file itself), the old one kept beside the backups. A healthy live
+ * built from the backup's rows (never the foreign file itself), the old one kept beside the backups. Either way each
+ * row keeps its confirmation state and consent record, and the wordings agreed to come back with them. A healthy live
  * list (the server may be running) keeps every row it has and gets back the backup's addresses it lacks, except
  * readers who unsubscribed by their link since; a copy of the list as it was is kept first.
  */
@@ -91,7 +100,7 @@ export async function restoreBackup(
   now = new Date(),
 ): Promise<RestoreReport> {
   const source = path.resolve(backup);
-  const { rows, unsubscribed } = checkedBackup(source);
+  const { rows, unsubscribed, wordings } = checkedBackup(source);
   const live = path.join(path.resolve(dataDir), SQLITE_FILE_NAME);
   mkdirSync(backupDir, { recursive: true });
   const keptAs = path.join(backupDir, replacedFileName(now));
@@ -104,7 +113,7 @@ export async function restoreBackup(
     // The old log belongs to the old file: replayed onto the new one it would corrupt it. It is kept above.
     rmSync(`${live}-wal`, { force: true });
     rmSync(`${live}-shm`, { force: true });
-    await writeFreshStore(live, rows, unsubscribed);
+    await writeFreshStore(live, rows, unsubscribed, wordings);
     const store = openSqliteStore(dataDir);
     try {
       return { kind: "replaced", reason: problem, keptAs: kept, keptLog, subscribers: store.count() };
@@ -117,7 +126,7 @@ export async function restoreBackup(
   try {
     // The owner's tool runs in a process of its own, beside the server that may be taking sign-ups: one step.
     const before = await store.backup(keptAs, { stepPages: WHOLE_FILE });
-    const report = store.addBack(rows);
+    const report = store.addBack(rows, wordings);
     return { kind: "added back", keptAs, before, after: store.count(), ...report };
   } finally {
     store.close();

@@ -11,6 +11,7 @@ import {
   addBack,
   type AddBackReport,
   type BackupRow,
+  type ConsentWording,
   copyDatabase,
   listRows,
   type SubscriberRow,
@@ -28,7 +29,12 @@ export {
   MIN_FREE_BYTES,
   WRITE_CHECK_INTERVAL_MS,
 } from "~/newsletter/stores/sqlite/file-health.server";
-export type { AddBackReport, BackupRow, SubscriberRow } from "~/newsletter/stores/sqlite/owner-ops.server";
+export type {
+  AddBackReport,
+  BackupRow,
+  ConsentWording,
+  SubscriberRow,
+} from "~/newsletter/stores/sqlite/owner-ops.server";
 
 export const SQLITE_FILE_NAME = "newsletter.sqlite";
 
@@ -46,9 +52,10 @@ export interface SqliteStore extends SubscriberStore {
   remove(email: string): boolean;
   /**
    * Puts rows of a backup back in one transaction: those not on the list, except readers who unsubscribed by their
-   * link since (the list remembers their token). Rows whose address is on the list are left as they are.
+   * link since (the list remembers their token). Rows whose address is on the list are left as they are. Each row
+   * keeps its confirmation state and consent record; the wordings the list lacks are added.
    */
-  addBack(rows: readonly BackupRow[]): AddBackReport;
+  addBack(rows: readonly BackupRow[], wordings?: readonly ConsentWording[]): AddBackReport;
   /**
    * A consistent copy of the whole file at `target` (which must not exist), safe while the server writes; answers how
    * many subscribers the copy holds. The copy runs off the event loop, `stepPages` pages at a time.
@@ -94,7 +101,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     count: () => countRows(live.current.db),
     list: () => listRows(live.current.db),
     remove: (email) => Number(live.current.removeByEmail.run(email).changes) > 0,
-    addBack: (rows) => addBack(live.current.db, rows),
+    addBack: (rows, wordings) => addBack(live.current.db, rows, wordings),
     backup: (target, { stepPages = BACKUP_STEP_PAGES } = {}) => copyDatabase(live.current.db, target, stepPages),
     healthy: () => health.healthy(),
     database: () => live.current.db,

@@ -5,6 +5,12 @@ import path from "node:path";
 import { backup as onlineBackup, DatabaseSync } from "node:sqlite";
 import { countRows, transaction } from "~/newsletter/stores/sqlite/connection.server";
 import { writeAtomically } from "~/newsletter/stores/sqlite/durable-files.server";
+import {
+  type BackupRow,
+  type ConsentWording,
+  insertWordings,
+  rowInserter,
+} from "~/newsletter/stores/sqlite/restore-rows.server";
 import { applySchema } from "~/newsletter/stores/sqlite/schema.server";
 
 /** One subscriber as the owner's tools show it. */
@@ -18,12 +24,7 @@ export interface SubscriberRow {
   confirmedAt: string | null;
 }
 
-/** One subscriber as a backup holds it (a file from before tokens has none). */
-export interface BackupRow {
-  email: string;
-  createdAt: string;
-  unsubscribeToken: string | null;
-}
+export type { BackupRow, ConsentWording } from "~/newsletter/stores/sqlite/restore-rows.server";
 
 /** What a restore into the live list did. */
 export interface AddBackReport {
@@ -47,17 +48,22 @@ export function listRows(db: DatabaseSync): SubscriberRow[] {
 }
 
 /**
- * Puts rows of a backup back in one transaction: those not on the list, except readers who unsubscribed by their
- * link since (the list remembers their token). Rows whose address is on the list are left as they are.
+ * Puts rows of a backup back in one transaction, each with its state and consent record: those not on the list,
+ * except readers who unsubscribed by their link since (the list remembers their token). Rows whose address is on the
+ * list are left as they are. The wordings the list lacks are added.
  */
-export function addBack(db: DatabaseSync, rows: readonly BackupRow[]): AddBackReport {
+export function addBack(
+  db: DatabaseSync,
+  rows: readonly BackupRow[],
+  wordings: readonly ConsentWording[] = [],
+): AddBackReport {
   const present = db.prepare("select 1 from newsletter_subscribers where lower(email) = lower(?)");
   const left = db.prepare("select 1 from newsletter_unsubscribed where unsubscribe_token = ?");
   const tokenTaken = db.prepare("select 1 from newsletter_subscribers where unsubscribe_token = ?");
-  const insert = db.prepare(
-    "insert into newsletter_subscribers (email, created_at, unsubscribe_token) values (?, ?, ?)",
-  );
+  const hashTaken = db.prepare("select 1 from newsletter_subscribers where confirm_token_hash = ?");
+  const insert = rowInserter(db);
   return transaction(db, () => {
+    insertWordings(db, wordings);
     const report: AddBackReport = { added: [], alreadyThere: 0, unsubscribedSince: 0 };
     for (const row of rows) {
       if (present.get(row.email)) report.alreadyThere += 1;
@@ -66,7 +72,9 @@ export function addBack(db: DatabaseSync, rows: readonly BackupRow[]): AddBackRe
         // The reader's old link keeps working, unless the token is somehow someone else's now.
         const token =
           row.unsubscribeToken && !tokenTaken.get(row.unsubscribeToken) ? row.unsubscribeToken : randomUUID();
-        insert.run(row.email, row.createdAt, token);
+        // Likewise a pending reader's mailed link; without it they get a new one by signing up again.
+        const hash = row.confirmTokenHash && !hashTaken.get(row.confirmTokenHash) ? row.confirmTokenHash : null;
+        insert(row, token, hash);
         report.added.push(row.email);
       }
     }
@@ -114,9 +122,15 @@ function settleCopy(file: string): number {
 
 /**
  * Writes a new store file at `target` (replacing whatever is there, in one rename) holding exactly `rows`, in their
- * order, and the tokens of readers who left: the schema is the store's own, whatever the rows came from.
+ * order, with their states and consent records, the wordings agreed to, and the tokens of readers who left: the
+ * schema is the store's own, whatever the rows came from.
  */
-export function writeFreshStore(target: string, rows: readonly BackupRow[], unsubscribed: readonly string[]) {
+export function writeFreshStore(
+  target: string,
+  rows: readonly BackupRow[],
+  unsubscribed: readonly string[],
+  wordings: readonly ConsentWording[] = [],
+) {
   return writeAtomically(
     target,
     async (partial) => {
@@ -125,12 +139,11 @@ export function writeFreshStore(target: string, rows: readonly BackupRow[], unsu
         // No fsync of its own: the finished file is fsynced once before its rename.
         db.exec("pragma synchronous = off; pragma journal_mode = delete");
         applySchema(db);
-        const insert = db.prepare(
-          "insert into newsletter_subscribers (email, created_at, unsubscribe_token) values (?, ?, ?)",
-        );
+        const insert = rowInserter(db);
         const left = db.prepare("insert or ignore into newsletter_unsubscribed (unsubscribe_token) values (?)");
         transaction(db, () => {
-          for (const row of rows) insert.run(row.email, row.createdAt, row.unsubscribeToken ?? randomUUID());
+          insertWordings(db, wordings);
+          for (const row of rows) insert(row, row.unsubscribeToken ?? randomUUID());
           for (const token of unsubscribed) left.run(token);
         });
         return countRows(db);

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 
+/** The state of readers who signed up before double opt-in existed (and of their rows in older backups). */
+export const READERS_FROM_BEFORE = "confirmed";
+
 /**
  * The store's tables and indexes, in order. Every step is idempotent ("if not exists", or a check before an alter),
  * and every step runs on every open: a file from any earlier version ends up with the whole schema, and a new table or
@@ -41,7 +44,7 @@ export const MIGRATIONS: readonly ((db: DatabaseSync) => void)[] = [
         "on newsletter_subscribers (unsubscribe_token)",
     ),
   // Double opt-in and proof of consent (app/newsletter/confirm-sqlite.server.ts). Readers from before are confirmed.
-  (db) => addColumnIfMissing(db, "newsletter_subscribers", "state", "text not null default 'confirmed'"),
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "state", `text not null default '${READERS_FROM_BEFORE}'`),
   (db) => addColumnIfMissing(db, "newsletter_subscribers", "confirmed_at", "text"),
   (db) => addColumnIfMissing(db, "newsletter_subscribers", "consent_page", "text"),
   (db) => addColumnIfMissing(db, "newsletter_subscribers", "consent_version", "text"),
