@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import { type ReactNode, useRef, useState, useSyncExternalStore } from "react";
+import { type ReactNode, startTransition, useRef, useState, useSyncExternalStore } from "react";
 import { UpdatesNewsletterDialog } from "~/updates/updates-dialog";
 import { NEWSLETTER_ACTION, NEWSLETTER_DIALOG_ID, NEWSLETTER_FORM_ID } from "~/newsletter/messages";
 import { FEED_PATH } from "~/updates/feed-path";
@@ -49,7 +49,7 @@ export function UpdatesFrame({ children, frame }: { children: ReactNode; frame: 
             ref={openerRef}
             popovertarget={hydrated ? undefined : NEWSLETTER_DIALOG_ID}
             aria-haspopup={hydrated ? "dialog" : undefined}
-            onClick={hydrated ? () => setDialogOpen(true) : undefined}
+            onClick={hydrated ? () => startTransition(() => setDialogOpen(true)) : undefined}
             className="btn-accent mt-4"
           >
             Get Updates
