@@ -31,7 +31,7 @@ WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json ./
 COPY --from=build /app/server ./server/
-COPY --from=build /app/scripts/healthcheck.mjs /app/scripts/subscribers.mjs /app/scripts/newsletter.mjs ./scripts/
+COPY --from=build /app/scripts/healthcheck.mjs /app/scripts/subscribers.mjs /app/scripts/newsletter.mjs /app/scripts/load-build.mjs ./scripts/
 # The server bundle alone: the build's metafiles (esbuild's reports) stay behind.
 COPY --from=build /app/build/index.js ./build/
 COPY --from=build /app/public ./public

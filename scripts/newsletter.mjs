@@ -1,13 +1,10 @@
 // The owner's update command: `npm run newsletter -- <command>`. It loads the production build like the subscriber
-// tools do (scripts/subscribers.mjs), so it runs wherever the server does, inside the Docker image too:
+// tools do (both through scripts/load-build.mjs), so it runs wherever the server does, inside the Docker image too:
 //   docker exec -t portfolio npm run newsletter -- send 2026-11-24-first-launch   (-t: a progress bar)
 // Progress and messages go to stderr; `status` and `--dry-run` print on stdout.
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs, parseEnv } from "node:util";
+import { parseArgs } from "node:util";
+import { fail, loadBuild, loadEnv } from "./load-build.mjs";
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const USAGE = `Usage: npm run newsletter -- <command>
 
   send <name>                  sends the update (app/content/updates/<name>.md) to every reader, once each;
@@ -17,21 +14,7 @@ const USAGE = `Usage: npm run newsletter -- <command>
     --resend-uncertain         sends again the mails a stopped sender left uncertain (they may have arrived)
   status                       every update: not sent, sending, or sent to N of M, and when`;
 
-/**
- * @param {string} message
- * @param {number} code
- * @returns {never}
- */
-function fail(message, code = 1) {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
-
-// The same settings as the server: a local .env fills in what the environment leaves unset.
-const envFile = path.join(root, ".env");
-if (existsSync(envFile)) {
-  for (const [name, value] of Object.entries(parseEnv(readFileSync(envFile, "utf8")))) process.env[name] ??= value;
-}
+loadEnv();
 
 /** @type {ReturnType<typeof parseArgs>} */
 let parsed;
@@ -52,14 +35,7 @@ try {
 const [command, ...rest] = parsed.positionals;
 if (!command || command === "help" || parsed.values.help) fail(USAGE, command || parsed.values.help ? 0 : 2);
 
-const buildPath = path.join(root, "build", "index.js");
-if (!existsSync(buildPath)) fail("No production build: run `npm run build` first.");
-
-/** @type {typeof import("../app/server-build/build-entry.server")} build/index.js (app/server-build/build-entry.server.ts) */
-const hooks = await import(pathToFileURL(buildPath).href).then(
-  (build) => build,
-  (error) => fail(error instanceof Error && error.name === "EnvError" ? error.message : String(error)),
-);
+const hooks = await loadBuild();
 const { newsletterTool } = hooks;
 
 // Ctrl-C, a closed terminal or a stop: no new mail is claimed, the ones in flight finish and are recorded, and what

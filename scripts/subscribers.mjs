@@ -2,12 +2,9 @@
 // build (the same store code the server runs), so they work wherever the server does, inside the Docker image too:
 //   docker exec portfolio npm run subscribers -- export --csv > subscribers.csv
 // Data goes to stdout, everything else to stderr, so the output can be redirected to a file.
-import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseEnv } from "node:util";
+import { fail, loadBuild, loadEnv } from "./load-build.mjs";
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const USAGE = `Usage: npm run subscribers -- <command>
 
   count               how many addresses are on the list (confirmed and pending apart, on stderr)
@@ -21,33 +18,12 @@ const USAGE = `Usage: npm run subscribers -- <command>
                       else puts back the addresses the list lacks (not readers who unsubscribed since); keeps a
                       copy of what it replaces`;
 
-/**
- * @param {string} message
- * @param {number} code
- * @returns {never}
- */
-function fail(message, code = 1) {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
-
-// The same settings as the server: a local .env fills in what the environment leaves unset.
-const envFile = path.join(root, ".env");
-if (existsSync(envFile)) {
-  for (const [name, value] of Object.entries(parseEnv(readFileSync(envFile, "utf8")))) process.env[name] ??= value;
-}
+loadEnv();
 
 const [command, ...args] = process.argv.slice(2);
 if (!command || command === "help" || command === "--help") fail(USAGE, command ? 0 : 2);
 
-const buildPath = path.join(root, "build", "index.js");
-if (!existsSync(buildPath)) fail("No production build: run `npm run build` first.");
-
-/** @type {typeof import("../app/server-build/build-entry.server")} build/index.js: what the app gives its tools (app/server-build/build-entry.server.ts) */
-const hooks = await import(pathToFileURL(buildPath).href).then(
-  (build) => build,
-  (error) => fail(error instanceof Error && error.name === "EnvError" ? error.message : String(error)),
-);
+const hooks = await loadBuild();
 const { subscriberAdmin } = hooks;
 if (subscriberAdmin.usesSupabase) {
   fail(

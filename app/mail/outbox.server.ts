@@ -18,6 +18,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { transaction } from "~/utils/sqlite-transaction.server";
 
 export type MailKind = "confirm" | "update";
 export type OutboxState = "queued" | "sending" | "sent" | "failed" | "skipped" | "uncertain";
@@ -195,21 +196,6 @@ export function openOutbox(file: string): Outbox {
       "'the sending process stopped during the attempt') where state = 'sending' and (lease_until < ? or claimed_by = ?)",
   );
 
-  const transaction = <T>(work: () => T, synced = false): T => {
-    if (synced) db.exec("pragma synchronous = full");
-    db.exec("begin immediate");
-    try {
-      const result = work();
-      db.exec("commit");
-      return result;
-    } catch (error) {
-      db.exec("rollback");
-      throw error;
-    } finally {
-      if (synced) db.exec("pragma synchronous = normal");
-    }
-  };
-
   const enqueueOne = (mail: NewMail, now: number): number | null => {
     const result = insert.run(
       mail.kind,
@@ -227,21 +213,25 @@ export function openOutbox(file: string): Outbox {
     file,
     enqueue: (mail, now = Date.now()) => enqueueOne(mail, now),
     enqueueMany: (mails, now = Date.now()) =>
-      transaction(() => mails.reduce((added, mail) => added + (enqueueOne(mail, now) === null ? 0 : 1), 0)),
+      transaction(db, () => mails.reduce((added, mail) => added + (enqueueOne(mail, now) === null ? 0 : 1), 0)),
     claim({ kinds, limit, owner, leaseMs }, now = Date.now()) {
       if (kinds.length === 0 || limit <= 0) return [];
-      return transaction(() => {
-        uncertain.run(now, now, null);
-        const marks = kinds.map(() => "?").join(", ");
-        const raws = db
-          .prepare(
-            "update mail_outbox set state = 'sending', claimed_by = ?, lease_until = ?, updated_at = ? where id in (" +
-              `select id from mail_outbox where state = 'queued' and kind in (${marks}) and next_attempt_at <= ?` +
-              " order by next_attempt_at, id limit ?) returning *",
-          )
-          .all(owner, now + leaseMs, now, ...kinds, now, limit) as unknown as RawRow[];
-        return raws.map(toRow).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
-      }, true);
+      return transaction(
+        db,
+        () => {
+          uncertain.run(now, now, null);
+          const marks = kinds.map(() => "?").join(", ");
+          const raws = db
+            .prepare(
+              "update mail_outbox set state = 'sending', claimed_by = ?, lease_until = ?, updated_at = ? where id in (" +
+                `select id from mail_outbox where state = 'queued' and kind in (${marks}) and next_attempt_at <= ?` +
+                " order by next_attempt_at, id limit ?) returning *",
+            )
+            .all(owner, now + leaseMs, now, ...kinds, now, limit) as unknown as RawRow[];
+          return raws.map(toRow).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+        },
+        { synced: true },
+      );
     },
     // The relay's answer (its queue id) is what a delivery leaves behind, for tracing one mail in the relay's logs.
     recordSent: (id, owner, response, now = Date.now()) => void sent.run(response, now, now, id, owner),

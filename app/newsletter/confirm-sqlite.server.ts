@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type { Consent } from "~/newsletter/consent.server";
-import { transaction } from "~/newsletter/stores/sqlite/connection.server";
+import { transaction } from "~/utils/sqlite-transaction.server";
 import type { SubscribeOutcome } from "~/newsletter/stores/types.server";
 
 export const DAY_MS = 24 * 60 * 60_000;

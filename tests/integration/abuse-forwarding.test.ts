@@ -3,41 +3,34 @@
 import { rmSync, symlinkSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { storedEmails, subscribe } from "../support/newsletter-http";
-import { ROOT, serverHarness, type ServerProcess } from "../support/production-server";
+import { ROOT } from "../support/production-server";
+import { serverForAll } from "../support/shared-server";
 import { rawRequest } from "../support/raw-http";
 import { STACK_LINE, post, expectSecurityHeaders } from "../support/abuse";
 
-const harness = serverHarness("portfolio-abuse-");
-
 describe("forged forwarding headers, hung-up clients and paths that try to leave the site", () => {
-  let server: ServerProcess;
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = harness.scratchDir();
-    server = await harness.start({ DATA_DIR: dataDir });
-  });
-  afterAll(() => harness.cleanup());
+  const shared = serverForAll("portfolio-abuse-");
 
   // Remix's adapter reads X-Forwarded-Host's port whatever `trust proxy` says; these made it throw `Invalid URL`.
   it.each(["x:65536", "x:-1", "example.com,:65536"])(
     "ignores X-Forwarded-Host: %s when no proxy is trusted, on every route that reaches Express",
     async (forwardedHost) => {
-      const before = server.output().length;
+      const before = shared.server.output().length;
       const headers = { "X-Forwarded-Host": forwardedHost };
       const answers = await Promise.all([
-        fetch(`${server.url}/healthz`, { headers }),
-        fetch(`${server.url}/?x=1`, { headers }),
-        fetch(`${server.url}/_root.data`, { headers }),
-        post(`${server.url}/?index`, headers, `forwarded-${forwardedHost.length}@example.com`),
+        fetch(`${shared.server.url}/healthz`, { headers }),
+        fetch(`${shared.server.url}/?x=1`, { headers }),
+        fetch(`${shared.server.url}/_root.data`, { headers }),
+        post(`${shared.server.url}/?index`, headers, `forwarded-${forwardedHost.length}@example.com`),
       ]);
       expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 303]);
       for (const answer of answers) {
         expectSecurityHeaders(answer.headers);
         await answer.arrayBuffer();
       }
-      expect(server.output().slice(before)).not.toMatch(STACK_LINE);
+      expect(shared.server.output().slice(before)).not.toMatch(STACK_LINE);
     },
   );
 
@@ -46,7 +39,7 @@ describe("forged forwarding headers, hung-up clients and paths that try to leave
     const loop = path.join(ROOT, "public", "build", `loop-${process.pid}`);
     symlinkSync(path.basename(loop), loop);
     try {
-      const before = server.output().length;
+      const before = shared.server.output().length;
       // The same loop under 20 names (its own and through 19 more links to it): 20 paths, 20 messages, one fault.
       const names = [path.basename(loop)];
       for (let i = 0; i < 19; i++) {
@@ -54,7 +47,7 @@ describe("forged forwarding headers, hung-up clients and paths that try to leave
         symlinkSync(path.basename(loop), link);
         names.push(path.basename(link));
       }
-      const answers = await Promise.all(names.map((name) => fetch(`${server.url}/build/${name}`)));
+      const answers = await Promise.all(names.map((name) => fetch(`${shared.server.url}/build/${name}`)));
       for (const answer of answers) {
         expect(answer.status).toBe(500);
         expectSecurityHeaders(answer.headers);
@@ -63,7 +56,7 @@ describe("forged forwarding headers, hung-up clients and paths that try to leave
         expect(page).toContain("<h1>Something went wrong</h1>");
         expect(page).not.toContain("ELOOP");
       }
-      const log = server.output().slice(before);
+      const log = shared.server.output().slice(before);
       expect(log).not.toMatch(STACK_LINE);
       // 20 requests, each path (and so each message) different: one kind of fault, so 3 lines a minute.
       expect(log.split("\n").filter((line) => line.includes("ELOOP"))).toHaveLength(3);
@@ -89,7 +82,10 @@ describe("forged forwarding headers, hung-up clients and paths that try to leave
       "/build/",
     ];
     for (const target of targets) {
-      const response = await rawRequest(server.url, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close`);
+      const response = await rawRequest(
+        shared.server.url,
+        `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close`,
+      );
       expect(response.status, target).toBeGreaterThanOrEqual(200);
       expect(response.status, target).toBeLessThan(500);
       const location = response.headers["location"];
@@ -100,8 +96,8 @@ describe("forged forwarding headers, hung-up clients and paths that try to leave
   });
 
   it("takes a client hanging up mid-post with at most a few short lines, never a stack", async () => {
-    const before = server.output().length;
-    const { hostname, port } = new URL(server.url);
+    const before = shared.server.output().length;
+    const { hostname, port } = new URL(shared.server.url);
     // 20 sign-up posts that promise 200 bytes, send 20, and hang up.
     await Promise.all(
       Array.from(
@@ -121,13 +117,13 @@ describe("forged forwarding headers, hung-up clients and paths that try to leave
       ),
     );
     // The server notices each hang-up on its own: wait for its word on them (either way), then a moment more.
-    await server.waitForOutput("cut off", 5_000).catch(() => server.waitForOutput("unexpectedly", 1_000));
+    await shared.server.waitForOutput("cut off", 5_000).catch(() => shared.server.waitForOutput("unexpectedly", 1_000));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const log = server.output().slice(before);
+    const log = shared.server.output().slice(before);
     expect(log).not.toMatch(STACK_LINE);
     expect(log).not.toContain("failed unexpectedly");
     expect(log.split("\n").filter(Boolean).length).toBeLessThanOrEqual(3);
-    expect(storedEmails(dataDir)).not.toContain("cut-off@exam");
+    expect(storedEmails(shared.dataDir)).not.toContain("cut-off@exam");
   });
 
   it.each([
@@ -135,10 +131,10 @@ describe("forged forwarding headers, hung-up clients and paths that try to leave
     ["a 70-character domain label", `ada@${"b".repeat(70)}.com`],
     ["a label ending in a hyphen", "a@x-.co"],
   ])("refuses an address with %s that the browser's type=email refuses", async (_label, email) => {
-    expect(await subscribe(server.url, email)).toMatchObject({
+    expect(await subscribe(shared.server.url, email)).toMatchObject({
       message: "Invalid email",
       description: "Please enter a valid email address",
     });
-    expect(storedEmails(dataDir)).not.toContain(email);
+    expect(storedEmails(shared.dataDir)).not.toContain(email);
   });
 });

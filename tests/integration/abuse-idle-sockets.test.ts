@@ -1,20 +1,13 @@
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serverHarness, type ServerProcess } from "../support/production-server";
+import { describe, expect, it } from "vitest";
+import { serverForAll } from "../support/shared-server";
 
 // The server's limit for a connection that sends nothing (server/index.mjs), and how long past it we wait.
 const FIRST_REQUEST_TIMEOUT_MS = 15_000;
 const SLACK_MS = 10_000;
 const IDLE_SOCKETS = 20;
 
-const harness = serverHarness();
-let server: ServerProcess;
-
-beforeAll(async () => {
-  server = await harness.start();
-}, 30_000);
-
-afterAll(() => harness.cleanup());
+const shared = serverForAll();
 
 interface Watched {
   socket: net.Socket;
@@ -24,7 +17,7 @@ interface Watched {
 }
 
 function connect(started: number): Promise<Watched> {
-  const { port } = new URL(server.url);
+  const { port } = new URL(shared.server.url);
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: "127.0.0.1", port: Number(port) });
     const watched: Watched = { socket, closedAt: null, received: "" };
@@ -68,7 +61,7 @@ describe("connections that never send a request", () => {
       await waitUntil(() => keptAlive.received.length > before && keptAlive.closedAt !== null, 5_000);
       expect(keptAlive.received.slice(before)).toMatch(/^HTTP\/1\.1 200 /);
 
-      const response = await fetch(`${server.url}/healthz`);
+      const response = await fetch(`${shared.server.url}/healthz`);
       expect(response.status).toBe(200);
       for (const { socket } of [...idle, keptAlive]) socket.destroy();
     },

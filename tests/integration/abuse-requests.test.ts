@@ -1,26 +1,18 @@
 // Hostile requests against one production server on loopback: deep paths, forged hosts, cross-site and oversized
 // posts, junk in logs. Every request gets a bounded answer, a 4xx for what is malformed, never a 5xx nor a stall.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { storedEmails } from "../support/newsletter-http";
-import { serverHarness, type ServerProcess } from "../support/production-server";
+import { serverForAll } from "../support/shared-server";
 import { rawRequest } from "../support/raw-http";
 import { DEEP_PATH, STACK_LINE, post, expectSecurityHeaders } from "../support/abuse";
 
-const harness = serverHarness("portfolio-abuse-");
-
 describe("one server, hostile requests", () => {
-  let server: ServerProcess;
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = harness.scratchDir();
-    server = await harness.start({ DATA_DIR: dataDir });
-  });
-  afterAll(() => harness.cleanup());
+  const shared = serverForAll("portfolio-abuse-");
 
   it("answers a 14 KB deep path at once with 414, and /healthz and / stay fast while 8 are in flight", async () => {
     const started = performance.now();
-    const deep = Array.from({ length: 8 }, () => fetch(`${server.url}${DEEP_PATH}`));
-    const [health, home] = await Promise.all([fetch(`${server.url}/healthz`), fetch(`${server.url}/`)]);
+    const deep = Array.from({ length: 8 }, () => fetch(`${shared.server.url}${DEEP_PATH}`));
+    const [health, home] = await Promise.all([fetch(`${shared.server.url}/healthz`), fetch(`${shared.server.url}/`)]);
     const healthAndHome = performance.now() - started;
     const answers = await Promise.all(deep);
     expect(health.status).toBe(200);
@@ -40,17 +32,19 @@ describe("one server, hostile requests", () => {
     ["bad percent-encoding", "/%E0%A4%A", 400],
     ["a ?_data request (single fetch asks at .data)", "/?_data=routes%2F_index", 400],
   ])("answers %s with its 4xx and the usual headers", async (_label, target, status) => {
-    const response = await fetch(`${server.url}${target}`);
+    const response = await fetch(`${shared.server.url}${target}`);
     expect(response.status).toBe(status);
     expectSecurityHeaders(response.headers);
   });
 
   it("bounds the paths route discovery is asked about like any other path", async () => {
-    const home = await (await fetch(`${server.url}/`)).text();
+    const home = await (await fetch(`${shared.server.url}/`)).text();
     const version = /"version":\s*"([^"]+)"/.exec(home)?.[1];
     expect(version).toBeTruthy();
     const ask = (paths: string[]) =>
-      fetch(`${server.url}/__manifest?${paths.map((p) => `p=${encodeURIComponent(p)}`).join("&")}&version=${version}`);
+      fetch(
+        `${shared.server.url}/__manifest?${paths.map((p) => `p=${encodeURIComponent(p)}`).join("&")}&version=${version}`,
+      );
     // 1,000 segments in one `p` cost ~115 ms of the event loop each before the bound.
     expect((await ask(["/a".repeat(1_000)])).status).toBe(414);
     const fine = await ask(["/unsubscribe", "/a".repeat(16)]);
@@ -65,7 +59,7 @@ describe("one server, hostile requests", () => {
     ["Host: x:0", "GET /x HTTP/1.1\r\nHost: x:0\r\nConnection: close"],
     ["a POST on HTTP/1.0 with an Origin and no Host", "POST /?index HTTP/1.0\r\nOrigin: http://example.com"],
   ])("answers %s with 400 and the usual headers", async (_label, head) => {
-    const response = await rawRequest(server.url, head);
+    const response = await rawRequest(shared.server.url, head);
     expect(response.status).toBe(400);
     expectSecurityHeaders(response.headers);
   });
@@ -73,24 +67,28 @@ describe("one server, hostile requests", () => {
   it.each(["/nope", "/healthz", "/?index=1"])(
     "answers a POST to %s (no action there) with 405, no stack",
     async (to) => {
-      const before = server.output().length;
-      const response = await fetch(`${server.url}${to}`, { method: "POST", body: "x=1" });
+      const before = shared.server.output().length;
+      const response = await fetch(`${shared.server.url}${to}`, { method: "POST", body: "x=1" });
       expect(response.status).toBe(405);
       await response.arrayBuffer();
-      expect(server.output().slice(before)).not.toMatch(STACK_LINE);
+      expect(shared.server.output().slice(before)).not.toMatch(STACK_LINE);
     },
   );
 
   it("refuses cross-site posts on both paths with a 403 page, and stores nothing", async () => {
     const foreign = "https://attacker.example";
     const attempts = [
-      post(`${server.url}/?index`, { Origin: foreign }, "form-origin@example.com"),
-      post(`${server.url}/_root.data?index`, { Origin: foreign }, "data-origin@example.com"),
-      post(`${server.url}/_root.data?index`, { Origin: "null" }, "data-null@example.com"),
-      post(`${server.url}/?index`, { "Sec-Fetch-Site": "cross-site" }, "fetch-cross@example.com"),
-      post(`${server.url}/?index`, { "Sec-Fetch-Site": "same-site" }, "fetch-same-site@example.com"),
+      post(`${shared.server.url}/?index`, { Origin: foreign }, "form-origin@example.com"),
+      post(`${shared.server.url}/_root.data?index`, { Origin: foreign }, "data-origin@example.com"),
+      post(`${shared.server.url}/_root.data?index`, { Origin: "null" }, "data-null@example.com"),
+      post(`${shared.server.url}/?index`, { "Sec-Fetch-Site": "cross-site" }, "fetch-cross@example.com"),
+      post(`${shared.server.url}/?index`, { "Sec-Fetch-Site": "same-site" }, "fetch-same-site@example.com"),
       // Fetch Metadata wins over a matching Origin: a browser saying cross-site is believed.
-      post(`${server.url}/?index`, { "Sec-Fetch-Site": "cross-site", Origin: server.url }, "both@example.com"),
+      post(
+        `${shared.server.url}/?index`,
+        { "Sec-Fetch-Site": "cross-site", Origin: shared.server.url },
+        "both@example.com",
+      ),
     ];
     for (const response of await Promise.all(attempts)) {
       expect(response.status).toBe(403);
@@ -98,35 +96,35 @@ describe("one server, hostile requests", () => {
       expect(await response.text()).toContain("This form can only be sent from this site's own pages.");
       expectSecurityHeaders(response.headers);
     }
-    expect(storedEmails(dataDir)).toEqual([]);
+    expect(storedEmails(shared.dataDir)).toEqual([]);
   });
 
   it("answers a sign-up's redirect with the usual headers too", async () => {
-    const response = await post(`${server.url}/?index`, {}, "redirect-headers@example.com");
+    const response = await post(`${shared.server.url}/?index`, {}, "redirect-headers@example.com");
     expect(response.status).toBe(303);
     expectSecurityHeaders(response.headers);
   });
 
   it("takes the site's own posts whatever Host arrives, and says once that the proxy rewrites Host", async () => {
     const ownPage = { "Sec-Fetch-Site": "same-origin", Origin: "https://portfolio.example" };
-    const first = await post(`${server.url}/?index`, ownPage, "own-page-1@example.com");
-    const second = await post(`${server.url}/_root.data?index`, ownPage, "own-page-2@example.com");
+    const first = await post(`${shared.server.url}/?index`, ownPage, "own-page-1@example.com");
+    const second = await post(`${shared.server.url}/_root.data?index`, ownPage, "own-page-2@example.com");
     expect(first.status).toBe(303);
     // Single fetch answers a redirect as data (202), for the browser's router to follow.
     expect(second.status).toBe(202);
     // An older browser without Fetch Metadata: its Origin matches the Host.
-    const older = await post(`${server.url}/?index`, { Origin: server.url }, "own-page-3@example.com");
+    const older = await post(`${shared.server.url}/?index`, { Origin: shared.server.url }, "own-page-3@example.com");
     expect(older.status).toBe(303);
-    expect(storedEmails(dataDir)).toEqual(
+    expect(storedEmails(shared.dataDir)).toEqual(
       expect.arrayContaining(["own-page-1@example.com", "own-page-2@example.com", "own-page-3@example.com"]),
     );
-    expect(server.output().match(/does not pass the visitor's Host/g)).toHaveLength(1);
+    expect(shared.server.output().match(/does not pass the visitor's Host/g)).toHaveLength(1);
   });
 
   it("answers 413 to a body over 2 MiB, declared or chunked, instead of cutting the connection", async () => {
     const big = Buffer.alloc(3 * 1024 * 1024, "a");
     const declared = await rawRequest(
-      server.url,
+      shared.server.url,
       `POST /?index HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
         `Content-Length: ${big.length}\r\nConnection: close`,
       big,
@@ -134,7 +132,7 @@ describe("one server, hostile requests", () => {
     expect(declared.status).toBe(413);
     expectSecurityHeaders(declared.headers);
     const chunked = await rawRequest(
-      server.url,
+      shared.server.url,
       "POST /?index HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n" +
         "Transfer-Encoding: chunked\r\nConnection: close",
       Buffer.concat([Buffer.from(`${big.length.toString(16)}\r\n`), big, Buffer.from("\r\n0\r\n\r\n")]),
@@ -145,7 +143,7 @@ describe("one server, hostile requests", () => {
   it("keeps every flash cookie under 4 KB, whatever junk fields a post carries", async () => {
     const junk = new URLSearchParams({ email: "not an address", website: "" });
     for (let i = 0; i < 70; i += 1) junk.append(`field${i}`, "x".repeat(100));
-    const response = await fetch(`${server.url}/?index`, {
+    const response = await fetch(`${shared.server.url}/?index`, {
       method: "POST",
       body: junk,
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -159,14 +157,14 @@ describe("one server, hostile requests", () => {
   });
 
   it("logs junk briefly: paths cut to ~200 characters, control characters escaped, repeats held back", async () => {
-    const before = server.output().length;
+    const before = shared.server.output().length;
     const junk = [
-      ...Array.from({ length: 40 }, (_, i) => fetch(`${server.url}/${"z".repeat(1_500)}${i}`)),
-      ...Array.from({ length: 20 }, () => fetch(`${server.url}/%0aforged%20line`)),
-      ...Array.from({ length: 20 }, () => fetch(`${server.url}/nope`, { method: "POST", body: "x" })),
+      ...Array.from({ length: 40 }, (_, i) => fetch(`${shared.server.url}/${"z".repeat(1_500)}${i}`)),
+      ...Array.from({ length: 20 }, () => fetch(`${shared.server.url}/%0aforged%20line`)),
+      ...Array.from({ length: 20 }, () => fetch(`${shared.server.url}/nope`, { method: "POST", body: "x" })),
     ];
     for (const response of await Promise.all(junk)) await response.arrayBuffer();
-    const log = server.output().slice(before);
+    const log = shared.server.output().slice(before);
     const lines = log.split("\n").filter(Boolean);
     expect(lines.every((line) => line.length < 300)).toBe(true);
     expect(log).not.toMatch(/^forged/m);

@@ -1,42 +1,32 @@
 // The get-latest-tweet edge function under Deno with Bluesky / Mastodon secrets, against the same loopback fakes and
 // fixtures as the site: it answers the same post the site picks without Supabase, and the whole way to the card.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { pickBlueskyPost } from "../../supabase/functions/_shared/latest-post/bluesky";
 import { authorFeed, expectedPost as blueskyPost, OWNER_HANDLE } from "../fixtures/latest-post/bluesky";
 import { expectedPost as mastodonPost } from "../fixtures/latest-post/mastodon";
 import { type EdgeFunction, startEdgeFunction } from "../support/edge-function";
-import { type FakeBluesky, startFakeBluesky } from "../support/fake-bluesky";
-import { type FakeMastodon, startFakeMastodon } from "../support/fake-mastodon";
+import { fakeSocialsForAll } from "../support/fake-socials";
 import { startServer } from "../support/production-server";
 
 const UPSTREAM_TIMEOUT_MS = 700;
 
-let bluesky: FakeBluesky;
-let mastodon: FakeMastodon;
+const socials = fakeSocialsForAll();
 let running: EdgeFunction[] = [];
-
-beforeAll(async () => {
-  [bluesky, mastodon] = await Promise.all([startFakeBluesky(), startFakeMastodon()]);
-});
-
-afterAll(async () => {
-  await Promise.all([bluesky?.close(), mastodon?.close()]);
-});
 
 afterEach(async () => {
   await Promise.all(running.map((fn) => fn.stop()));
   running = [];
-  bluesky.behave({ kind: "feed" });
-  mastodon.behave({ kind: "statuses" });
-  bluesky.requests.length = 0;
-  mastodon.requests.length = 0;
+  socials.bluesky.behave({ kind: "feed" });
+  socials.mastodon.behave({ kind: "statuses" });
+  socials.bluesky.requests.length = 0;
+  socials.mastodon.requests.length = 0;
 });
 
 /** A fresh isolate of the function with these secrets (and no X secrets at all). */
 async function edgeFunction(env: Record<string, string>): Promise<EdgeFunction> {
   const fn = await startEdgeFunction({
     X_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
-    BLUESKY_API_URL: bluesky.url,
+    BLUESKY_API_URL: socials.bluesky.url,
     ...env,
   });
   running.push(fn);
@@ -57,11 +47,11 @@ describe("Bluesky secret", () => {
     expect(answer.body).toEqual(pickBlueskyPost(authorFeed, OWNER_HANDLE));
     // The isolate keeps it: a second visitor costs Bluesky nothing.
     expect((await invoke(fn)).body).toEqual(blueskyPost);
-    expect(bluesky.requests).toHaveLength(1);
+    expect(socials.bluesky.requests).toHaveLength(1);
   });
 
   it("a 429 is a 503 with Retry-After from the reset header", async () => {
-    bluesky.behave({ kind: "rate-limited", resetInSeconds: 90 });
+    socials.bluesky.behave({ kind: "rate-limited", resetInSeconds: 90 });
     const answer = await invoke(await edgeFunction({ LATEST_POST_BLUESKY: OWNER_HANDLE }));
     expect(answer.status).toBe(503);
     expect(Number(answer.headers.get("retry-after"))).toBeGreaterThanOrEqual(88);
@@ -70,13 +60,13 @@ describe("Bluesky secret", () => {
   });
 
   it("a 500 is a 502, a hang a 504, an unknown handle a 502 naming it", async () => {
-    bluesky.behave({ kind: "status", status: 500 });
+    socials.bluesky.behave({ kind: "status", status: 500 });
     expect((await invoke(await edgeFunction({ LATEST_POST_BLUESKY: OWNER_HANDLE }))).status).toBe(502);
-    bluesky.behave({ kind: "hang" });
+    socials.bluesky.behave({ kind: "hang" });
     const started = performance.now();
     expect((await invoke(await edgeFunction({ LATEST_POST_BLUESKY: OWNER_HANDLE }))).status).toBe(504);
     expect(performance.now() - started).toBeLessThan(UPSTREAM_TIMEOUT_MS + 5_000);
-    bluesky.behave({ kind: "feed" });
+    socials.bluesky.behave({ kind: "feed" });
     const unknown = await invoke(await edgeFunction({ LATEST_POST_BLUESKY: "nobody.example.com" }));
     expect(unknown).toMatchObject({ status: 502, body: { error: expect.stringContaining("nobody.example.com") } });
   });
@@ -89,7 +79,7 @@ describe("Bluesky secret", () => {
 
 describe("Mastodon secret", () => {
   it("answers the newest own public post as plain text, from the same fixture", async () => {
-    const answer = await invoke(await edgeFunction({ LATEST_POST_MASTODON: mastodon.profileUrl }));
+    const answer = await invoke(await edgeFunction({ LATEST_POST_MASTODON: socials.mastodon.profileUrl }));
     expect(answer).toMatchObject({ status: 200, body: mastodonPost });
     expect(answer.body).toEqual(mastodonPost);
   });

@@ -3,8 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedPost as blueskyPost, OWNER_HANDLE } from "../fixtures/latest-post/bluesky";
 import { expectedPost as mastodonPost } from "../fixtures/latest-post/mastodon";
-import { type FakeBluesky, startFakeBluesky } from "../support/fake-bluesky";
-import { type FakeMastodon, startFakeMastodon } from "../support/fake-mastodon";
+import { fakeSocialsForAll } from "../support/fake-socials";
 import { type ServerProcess, startServer, startServerExpectingFailure } from "../support/production-server";
 
 // The cache is off so that every view asks the fake; the page waits at most 600 ms, the call 800 ms.
@@ -34,28 +33,21 @@ async function card(app: ServerProcess): Promise<{ status: number; card: string 
 
 const failureLines = (app: ServerProcess) => app.output().match(/Failed to fetch tweet[^\n]*/g) ?? [];
 
-let bluesky: FakeBluesky;
-let mastodon: FakeMastodon;
-
-beforeAll(async () => {
-  [bluesky, mastodon] = await Promise.all([startFakeBluesky(), startFakeMastodon()]);
-});
-
-afterAll(async () => {
-  await Promise.all([bluesky?.close(), mastodon?.close()]);
-});
+const socials = fakeSocialsForAll();
 
 describe("LATEST_POST_BLUESKY set, no Supabase", () => {
   let app: ServerProcess;
   beforeAll(async () => {
-    app = await startServer({ env: { LATEST_POST_BLUESKY: OWNER_HANDLE, BLUESKY_API_URL: bluesky.url, ...FAST } });
+    app = await startServer({
+      env: { LATEST_POST_BLUESKY: OWNER_HANDLE, BLUESKY_API_URL: socials.bluesky.url, ...FAST },
+    });
   });
   afterAll(async () => {
     await app?.stop();
   });
 
   it("shows the owner's newest own post, full link restored, linking to its bsky.app address", async () => {
-    bluesky.behave({ kind: "feed" });
+    socials.bluesky.behave({ kind: "feed" });
     const page = await card(app);
     expect(page.status).toBe(200);
     expect(page.card).toContain("Latest thought");
@@ -73,7 +65,7 @@ describe("LATEST_POST_BLUESKY set, no Supabase", () => {
     ["a 500", { kind: "status", status: 500 }, /Bluesky answered HTTP 500/],
     ["a hang", { kind: "hang" }, /Bluesky gave no answer within 800 ms/],
   ] as const)("on %s: no card, the page is whole, one log line", async (_name, behaviour, cause) => {
-    bluesky.behave(behaviour);
+    socials.bluesky.behave(behaviour);
     const before = failureLines(app).length;
     const page = await card(app);
     expect(page).toEqual({ status: 200, card: "" });
@@ -87,14 +79,14 @@ describe("LATEST_POST_BLUESKY set, no Supabase", () => {
 describe("LATEST_POST_MASTODON set, no Supabase", () => {
   let app: ServerProcess;
   beforeAll(async () => {
-    app = await startServer({ env: { LATEST_POST_MASTODON: mastodon.profileUrl, ...FAST } });
+    app = await startServer({ env: { LATEST_POST_MASTODON: socials.mastodon.profileUrl, ...FAST } });
   });
   afterAll(async () => {
     await app?.stop();
   });
 
   it("shows the newest own public post, its HTML as plain text, linking to the status", async () => {
-    mastodon.behave({ kind: "statuses" });
+    socials.mastodon.behave({ kind: "statuses" });
     const page = await card(app);
     expect(page.card).toContain(">On Mastodon</p>");
     expect(page.card).toContain(escapeHtml(mastodonPost.text));
@@ -104,7 +96,7 @@ describe("LATEST_POST_MASTODON set, no Supabase", () => {
   });
 
   it("an unknown account: no card, and a log line naming it", async () => {
-    const other = await startServer({ env: { LATEST_POST_MASTODON: `${mastodon.url}/@nobody`, ...FAST } });
+    const other = await startServer({ env: { LATEST_POST_MASTODON: `${socials.mastodon.url}/@nobody`, ...FAST } });
     try {
       expect(await card(other)).toEqual({ status: 200, card: "" });
       await other.waitForOutput("Failed to fetch tweet: Mastodon has no account @nobody on http://127.0.0.1:", 3_000);

@@ -1,6 +1,6 @@
 // The shared reader of Bluesky and Mastodon (supabase/functions/_shared/latest-post/fetch-latest.ts) with the real
 // fetch against loopback fakes of both services: what the site and the edge function both run.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { callSocialSources } from "~/latest-post/social-call.server";
 import { RetryLater } from "~/latest-post/swr-cache.server";
 import {
@@ -10,31 +10,21 @@ import {
 } from "../../supabase/functions/_shared/latest-post/fetch-latest";
 import { expectedPost as blueskyPost, OWNER_DID, OWNER_HANDLE } from "../fixtures/latest-post/bluesky";
 import { expectedPost as mastodonPost, statuses } from "../fixtures/latest-post/mastodon";
-import { type FakeBluesky, startFakeBluesky } from "../support/fake-bluesky";
-import { type FakeMastodon, startFakeMastodon } from "../support/fake-mastodon";
+import { fakeSocialsForAll } from "../support/fake-socials";
 
 const TIMEOUT_MS = 400;
 
-let bluesky: FakeBluesky;
-let mastodon: FakeMastodon;
-
-beforeAll(async () => {
-  [bluesky, mastodon] = await Promise.all([startFakeBluesky(), startFakeMastodon()]);
-});
-
-afterAll(async () => {
-  await Promise.all([bluesky?.close(), mastodon?.close()]);
-});
+const socials = fakeSocialsForAll();
 
 beforeEach(() => {
-  bluesky.behave({ kind: "feed" });
-  mastodon.behave({ kind: "statuses" });
-  bluesky.requests.length = 0;
-  mastodon.requests.length = 0;
+  socials.bluesky.behave({ kind: "feed" });
+  socials.mastodon.behave({ kind: "statuses" });
+  socials.bluesky.requests.length = 0;
+  socials.mastodon.requests.length = 0;
 });
 
 function sources(env: { LATEST_POST_BLUESKY?: string; LATEST_POST_MASTODON?: string }): SocialSources {
-  const read = readSocialSources({ ...env, BLUESKY_API_URL: bluesky.url });
+  const read = readSocialSources({ ...env, BLUESKY_API_URL: socials.bluesky.url });
   if (!read || "error" in read) throw new Error(`bad test sources: ${JSON.stringify(read)}`);
   return read;
 }
@@ -45,8 +35,8 @@ describe("Bluesky", () => {
   it("reads the owner's newest own post from getAuthorFeed, by handle or DID", async () => {
     expect(await read({ LATEST_POST_BLUESKY: OWNER_HANDLE })).toEqual({ ok: true, post: blueskyPost });
     expect(await read({ LATEST_POST_BLUESKY: OWNER_DID })).toEqual({ ok: true, post: blueskyPost });
-    expect(bluesky.requests).toHaveLength(2);
-    const asked = new URL(bluesky.requests[0]!, bluesky.url);
+    expect(socials.bluesky.requests).toHaveLength(2);
+    const asked = new URL(socials.bluesky.requests[0]!, socials.bluesky.url);
     expect(asked.pathname).toBe("/xrpc/app.bsky.feed.getAuthorFeed");
     expect(asked.searchParams.get("filter")).toBe("posts_no_replies");
   });
@@ -60,7 +50,7 @@ describe("Bluesky", () => {
   });
 
   it("a 429 says when to retry, from the ratelimit-reset header", async () => {
-    bluesky.behave({ kind: "rate-limited", resetInSeconds: 120 });
+    socials.bluesky.behave({ kind: "rate-limited", resetInSeconds: 120 });
     const outcome = await read({ LATEST_POST_BLUESKY: OWNER_HANDLE });
     expect(outcome).toMatchObject({ ok: false, kind: "rate-limited" });
     expect(outcome.ok ? 0 : outcome.retryAfterSeconds).toBeGreaterThanOrEqual(118);
@@ -68,18 +58,18 @@ describe("Bluesky", () => {
   });
 
   it("a 500 and a feed without posts to show are failures", async () => {
-    bluesky.behave({ kind: "status", status: 500 });
+    socials.bluesky.behave({ kind: "status", status: 500 });
     expect(await read({ LATEST_POST_BLUESKY: OWNER_HANDLE })).toEqual({
       ok: false,
       kind: "upstream",
       cause: "Bluesky answered HTTP 500: InternalServerError: Internal Server Error",
     });
-    bluesky.behave({ kind: "feed", body: { feed: [] } });
+    socials.bluesky.behave({ kind: "feed", body: { feed: [] } });
     expect(await read({ LATEST_POST_BLUESKY: OWNER_HANDLE })).toMatchObject({ ok: false, kind: "no-post" });
   });
 
   it("an answer past 2 MB is refused without reading it all", async () => {
-    bluesky.behave({ kind: "feed", body: { feed: [], padding: "x".repeat(2_100_000) } });
+    socials.bluesky.behave({ kind: "feed", body: { feed: [], padding: "x".repeat(2_100_000) } });
     expect(await read({ LATEST_POST_BLUESKY: OWNER_HANDLE })).toEqual({
       ok: false,
       kind: "upstream",
@@ -88,7 +78,7 @@ describe("Bluesky", () => {
   });
 
   it("a hang ends at the time box", async () => {
-    bluesky.behave({ kind: "hang" });
+    socials.bluesky.behave({ kind: "hang" });
     const started = performance.now();
     const outcome = await read({ LATEST_POST_BLUESKY: OWNER_HANDLE });
     const took = performance.now() - started;
@@ -100,26 +90,32 @@ describe("Bluesky", () => {
 
 describe("Mastodon", () => {
   it("looks the account up, then reads its statuses without replies and boosts", async () => {
-    expect(await read({ LATEST_POST_MASTODON: mastodon.profileUrl })).toEqual({ ok: true, post: mastodonPost });
-    expect(mastodon.requests[0]).toBe("/api/v1/accounts/lookup?acct=alex");
-    expect(mastodon.requests[1]).toMatch(
+    expect(await read({ LATEST_POST_MASTODON: socials.mastodon.profileUrl })).toEqual({ ok: true, post: mastodonPost });
+    expect(socials.mastodon.requests[0]).toBe("/api/v1/accounts/lookup?acct=alex");
+    expect(socials.mastodon.requests[1]).toMatch(
       /^\/api\/v1\/accounts\/\d+\/statuses\?exclude_replies=true&exclude_reblogs=true/,
     );
   });
 
   it("an unknown account, a 429 with its ISO reset, a 500 and a hang are failures", async () => {
-    expect(await read({ LATEST_POST_MASTODON: `${mastodon.url}/@nobody` })).toMatchObject({
+    expect(await read({ LATEST_POST_MASTODON: `${socials.mastodon.url}/@nobody` })).toMatchObject({
       ok: false,
       kind: "not-found",
     });
-    mastodon.behave({ kind: "rate-limited", resetInSeconds: 300 });
-    const limited = await read({ LATEST_POST_MASTODON: mastodon.profileUrl });
+    socials.mastodon.behave({ kind: "rate-limited", resetInSeconds: 300 });
+    const limited = await read({ LATEST_POST_MASTODON: socials.mastodon.profileUrl });
     expect(limited).toMatchObject({ ok: false, kind: "rate-limited" });
     expect(limited.ok ? 0 : limited.retryAfterSeconds).toBeGreaterThanOrEqual(298);
-    mastodon.behave({ kind: "status", status: 500 });
-    expect(await read({ LATEST_POST_MASTODON: mastodon.profileUrl })).toMatchObject({ ok: false, kind: "upstream" });
-    mastodon.behave({ kind: "hang" });
-    expect(await read({ LATEST_POST_MASTODON: mastodon.profileUrl })).toMatchObject({ ok: false, kind: "timeout" });
+    socials.mastodon.behave({ kind: "status", status: 500 });
+    expect(await read({ LATEST_POST_MASTODON: socials.mastodon.profileUrl })).toMatchObject({
+      ok: false,
+      kind: "upstream",
+    });
+    socials.mastodon.behave({ kind: "hang" });
+    expect(await read({ LATEST_POST_MASTODON: socials.mastodon.profileUrl })).toMatchObject({
+      ok: false,
+      kind: "timeout",
+    });
   });
 });
 
@@ -128,12 +124,12 @@ describe("both sources", () => {
     const newer = structuredClone(statuses);
     const last = newer.find((status) => status.content === "<p>An older thought.</p>")!;
     last.created_at = "2026-11-23T23:00:00.000Z";
-    mastodon.behave({ kind: "statuses", body: newer });
-    const both = { LATEST_POST_BLUESKY: OWNER_HANDLE, LATEST_POST_MASTODON: mastodon.profileUrl };
+    socials.mastodon.behave({ kind: "statuses", body: newer });
+    const both = { LATEST_POST_BLUESKY: OWNER_HANDLE, LATEST_POST_MASTODON: socials.mastodon.profileUrl };
     expect(await read(both)).toMatchObject({ ok: true, post: { text: "An older thought.", source: "Mastodon" } });
-    mastodon.behave({ kind: "status", status: 500 });
+    socials.mastodon.behave({ kind: "status", status: 500 });
     expect(await read(both)).toEqual({ ok: true, post: blueskyPost });
-    bluesky.behave({ kind: "rate-limited", resetInSeconds: 60 });
+    socials.bluesky.behave({ kind: "rate-limited", resetInSeconds: 60 });
     const neither = await read(both);
     expect(neither).toMatchObject({ ok: false, kind: "rate-limited" });
     expect(neither.ok ? "" : neither.cause).toMatch(/^Bluesky is rate limiting .*; Mastodon answered HTTP 500/);
@@ -143,7 +139,7 @@ describe("both sources", () => {
 describe("the site's call (no Supabase)", () => {
   it("logs one line 'Failed to fetch tweet: <cause>' per failure, and answers null", async () => {
     const lines: string[] = [];
-    bluesky.behave({
+    socials.bluesky.behave({
       kind: "status",
       status: 500,
       body: { error: "Boom\nwith a second line", message: "x".repeat(500) },
@@ -158,7 +154,7 @@ describe("the site's call (no Supabase)", () => {
 
   it("on a 429, logs the line and rejects with RetryLater until the reset, for the cache", async () => {
     const lines: string[] = [];
-    bluesky.behave({ kind: "rate-limited", resetInSeconds: 120 });
+    socials.bluesky.behave({ kind: "rate-limited", resetInSeconds: 120 });
     const call = callSocialSources(sources({ LATEST_POST_BLUESKY: OWNER_HANDLE }), TIMEOUT_MS, (l) => lines.push(l));
     const error = await call.then(
       () => null,

@@ -3,13 +3,10 @@
  * on loopback that parses what arrives: the mail's headers and parts, a 5xx for one reader, a refused login, drafts,
  * a hostile title, --test, --dry-run, two sends at once, status.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMailTransport } from "~/mail/transport.server";
 import { composeUpdateMail } from "~/newsletter-send/update-mail.server";
-import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
+import { sendSetupPerTest } from "../support/newsletter-send-setup";
 import {
   addReaders,
   exited,
@@ -23,26 +20,10 @@ import {
 } from "../support/newsletter-cli";
 
 const NAME = "2026-11-20-first-launch";
-let dir: string;
-let dataDir: string;
-let updatesDir: string;
-let relay: TestSmtpServer;
-
-beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), "newsletter-send-"));
-  dataDir = path.join(dir, "data");
-  updatesDir = path.join(dir, "updates");
-  writeUpdate(
-    updatesDir,
-    NAME,
-    { title: "First launch", summary: "It is out" },
-    "It is **out**: [see](https://x.example/a).",
-  );
-  relay = await startSmtpServer();
-});
-afterEach(async () => {
-  await relay.close();
-  rmSync(dir, { recursive: true, force: true });
+const setup = sendSetupPerTest("newsletter-send-", {
+  name: NAME,
+  front: { title: "First launch", summary: "It is out" },
+  body: "It is **out**: [see](https://x.example/a).",
 });
 
 const readers = (count: number, prefix = "reader") =>
@@ -50,14 +31,14 @@ const readers = (count: number, prefix = "reader") =>
 
 describe("npm run newsletter -- send", () => {
   it("sends one mail per reader, to that reader alone, with the update, the unsubscribe headers and both parts", async () => {
-    const listed = await addReaders(dataDir, readers(5));
-    const run = await newsletter(sendEnv(dataDir, updatesDir, relay.url()), ["send", NAME]);
+    const listed = await addReaders(setup.dataDir, readers(5));
+    const run = await newsletter(setup.env(), ["send", NAME]);
     expect(run.stderr).toContain(`Update ${NAME}: 5 of 5 sent, 0 skipped (unsubscribed), 0 failed, 0 uncertain.`);
     expect(run.code).toBe(0);
-    expect(relay.mails).toHaveLength(5);
-    expect([...perRecipient(relay.mails).values()]).toEqual([1, 1, 1, 1, 1]);
+    expect(setup.relay.mails).toHaveLength(5);
+    expect([...perRecipient(setup.relay.mails).values()]).toEqual([1, 1, 1, 1, 1]);
     for (const row of listed) {
-      const mail = relay.mails.find((received) => received.envelopeTo[0] === row.email)!;
+      const mail = setup.relay.mails.find((received) => received.envelopeTo[0] === row.email)!;
       const { parsed, raw } = mail;
       expect(mail.envelopeTo).toEqual([row.email]);
       expect(parsed.to && "text" in parsed.to ? parsed.to.text : "").toBe(row.email);
@@ -76,111 +57,111 @@ describe("npm run newsletter -- send", () => {
       expect(parsed.html).toContain(link);
       expect(parsed.html).not.toMatch(/<img|<script|@import|url\(/i);
     }
-    const status = await newsletter(sendEnv(dataDir, updatesDir, relay.url()), ["status"]);
+    const status = await newsletter(setup.env(), ["status"]);
     expect(status.stdout).toMatch(new RegExp(`^${NAME}\tsent to 5 of 5, finished \\d{4}-\\d\\d-\\d\\dT`, "m"));
     // Again: every reader has had it, nobody gets a second.
-    const again = await newsletter(sendEnv(dataDir, updatesDir, relay.url()), ["send", NAME]);
+    const again = await newsletter(setup.env(), ["send", NAME]);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain("5 readers: 0 queued now, 5 already queued or sent before.");
-    expect(relay.mails).toHaveLength(5);
+    expect(setup.relay.mails).toHaveLength(5);
   });
 
   it("records a 5xx for one reader with the relay's words, and delivers to the others", async () => {
-    await addReaders(dataDir, readers(4));
-    relay.reject("reader2@example.org", 550, "5.1.1 <reader2@example.org>: Recipient address rejected");
-    const run = await newsletter(sendEnv(dataDir, updatesDir, relay.url()), ["send", NAME]);
+    await addReaders(setup.dataDir, readers(4));
+    setup.relay.reject("reader2@example.org", 550, "5.1.1 <reader2@example.org>: Recipient address rejected");
+    const run = await newsletter(setup.env(), ["send", NAME]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("3 of 4 sent, 0 skipped (unsubscribed), 1 failed, 0 uncertain.");
     expect(run.stderr).toContain(
       "  failed: reader2@example.org: 550 5.1.1 <reader2@example.org>: Recipient address rejected",
     );
-    expect(relay.mails.map((mail) => mail.envelopeTo[0]).sort()).toEqual([
+    expect(setup.relay.mails.map((mail) => mail.envelopeTo[0]).sort()).toEqual([
       "reader0@example.org",
       "reader1@example.org",
       "reader3@example.org",
     ]);
-    const failed = outboxRows(dataDir, NAME).filter((row) => row.state === "failed");
+    const failed = outboxRows(setup.dataDir, NAME).filter((row) => row.state === "failed");
     expect(failed.map((row) => [row.recipient, row.attempts])).toEqual([["reader2@example.org", 1]]);
   });
 
   it("stops at once on a refused login, with the relay's message, and records nothing as sent", async () => {
-    await addReaders(dataDir, readers(3));
-    relay.refuseAuth(true);
-    const env = sendEnv(dataDir, updatesDir, relay.url("owner", "wrong password"));
+    await addReaders(setup.dataDir, readers(3));
+    setup.relay.refuseAuth(true);
+    const env = sendEnv(setup.dataDir, setup.updatesDir, setup.relay.url("owner", "wrong password"));
     const run = await newsletter(env, ["send", NAME]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("The send stopped: 535 5.7.8 Authentication credentials invalid");
     expect(run.stderr).not.toContain("wrong password");
-    expect(relay.mails).toHaveLength(0);
-    expect(outboxRows(dataDir, NAME).map((row) => [row.state, row.attempts])).toEqual([
+    expect(setup.relay.mails).toHaveLength(0);
+    expect(outboxRows(setup.dataDir, NAME).map((row) => [row.state, row.attempts])).toEqual([
       ["queued", 0],
       ["queued", 0],
       ["queued", 0],
     ]);
     // The password fixed: the same command goes on, and each reader gets the mail once.
-    relay.refuseAuth(false);
+    setup.relay.refuseAuth(false);
     expect((await newsletter(env, ["send", NAME])).code).toBe(0);
-    expect([...perRecipient(relay.mails).values()]).toEqual([1, 1, 1]);
+    expect([...perRecipient(setup.relay.mails).values()]).toEqual([1, 1, 1]);
   });
 
   it("stops on a refused sender (a wrong MAIL_FROM) the same way", async () => {
-    await addReaders(dataDir, readers(2));
-    relay.refuseSender(true);
-    const run = await newsletter(sendEnv(dataDir, updatesDir, relay.url()), ["send", NAME]);
+    await addReaders(setup.dataDir, readers(2));
+    setup.relay.refuseSender(true);
+    const run = await newsletter(setup.env(), ["send", NAME]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("The send stopped: 553 5.7.1 Sender address rejected");
-    expect(outboxRows(dataDir, NAME).every((row) => row.state === "queued")).toBe(true);
+    expect(outboxRows(setup.dataDir, NAME).every((row) => row.state === "queued")).toBe(true);
   });
 
   it("refuses a draft except as a test copy, which goes to one address, marked, and records nothing", async () => {
-    await addReaders(dataDir, readers(2));
-    writeUpdate(updatesDir, "2026-11-22-not-yet", { title: "Not yet", draft: true });
-    const env = sendEnv(dataDir, updatesDir, relay.url());
+    await addReaders(setup.dataDir, readers(2));
+    writeUpdate(setup.updatesDir, "2026-11-22-not-yet", { title: "Not yet", draft: true });
+    const env = setup.env();
     const refused = await newsletter(env, ["send", "2026-11-22-not-yet"]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("2026-11-22-not-yet is a draft (draft: true)");
-    expect(relay.mails).toHaveLength(0);
+    expect(setup.relay.mails).toHaveLength(0);
 
     const test = await newsletter(env, ["send", "2026-11-22-not-yet", "--test", "owner@example.net"]);
     expect(test.code).toBe(0);
     expect(test.stderr).toContain("Test copy of 2026-11-22-not-yet sent to owner@example.net");
-    const [mail] = await relay.waitForMails(1);
+    const [mail] = await setup.relay.waitForMails(1);
     expect(mail!.envelopeTo).toEqual(["owner@example.net"]);
     expect(mail!.parsed.subject).toBe("[Test] Not yet");
     expect(mail!.parsed.text).toMatch(/^This is a test copy/);
-    expect(outboxRows(dataDir)).toEqual([]);
+    expect(outboxRows(setup.dataDir)).toEqual([]);
     const status = await newsletter(env, ["status"]);
     expect(status.stdout).toContain("2026-11-22-not-yet\tdraft, not sent");
     expect(status.stdout).toContain(`${NAME}\tnot sent`);
   });
 
   it("--dry-run prints the recipients' number, the subject and the text part, and sends nothing", async () => {
-    await addReaders(dataDir, readers(3));
-    const run = await newsletter(sendEnv(dataDir, updatesDir, relay.url()), ["send", NAME, "--dry-run"]);
+    await addReaders(setup.dataDir, readers(3));
+    const run = await newsletter(setup.env(), ["send", NAME, "--dry-run"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Recipients: 3\n");
     expect(run.stdout).toContain("Subject: First launch\n");
     expect(run.stdout).toContain("It is out: see (https://x.example/a).");
     expect(run.stdout).toContain(`Read it on the site: https://example.com/updates/${NAME}`);
-    expect(relay.mails).toHaveLength(0);
-    expect(outboxRows(dataDir)).toEqual([]);
+    expect(setup.relay.mails).toHaveLength(0);
+    expect(outboxRows(setup.dataDir)).toEqual([]);
   });
 
   it("names the file and the field of a title with a line break, and sends nothing", async () => {
-    await addReaders(dataDir, readers(2));
-    writeUpdate(updatesDir, "2026-11-23-hostile", { title: "Hi\r\nBcc: victim@example.org" });
-    const run = await newsletter(sendEnv(dataDir, updatesDir, relay.url()), ["send", NAME]);
+    await addReaders(setup.dataDir, readers(2));
+    writeUpdate(setup.updatesDir, "2026-11-23-hostile", { title: "Hi\r\nBcc: victim@example.org" });
+    const run = await newsletter(setup.env(), ["send", NAME]);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/2026-11-23-hostile\.md: title/);
-    expect(relay.mails).toHaveLength(0);
+    expect(setup.relay.mails).toHaveLength(0);
   });
 
   it("refuses a second send while one is under way", async () => {
-    await addReaders(dataDir, readers(40));
-    const env = sendEnv(dataDir, updatesDir, relay.url(), { MAIL_RATE_PER_SECOND: "5" });
+    await addReaders(setup.dataDir, readers(40));
+    const env = setup.env({ MAIL_RATE_PER_SECOND: "5" });
     const first = startNewsletter(env, ["send", NAME]);
     try {
-      await relay.waitForMails(1);
+      await setup.relay.waitForMails(1);
       const second = await newsletter(env, ["send", NAME]);
       expect(second.code).toBe(3);
       expect(second.stderr).toContain(`An update is being sent already (${NAME}, process ${first.pid}`);
@@ -189,14 +170,14 @@ describe("npm run newsletter -- send", () => {
     } finally {
       expect(await exited(first)).toBe(0);
     }
-    expect([...perRecipient(relay.mails).values()].every((n) => n === 1)).toBe(true);
-    expect(relay.mails).toHaveLength(40);
+    expect([...perRecipient(setup.relay.mails).values()].every((n) => n === 1)).toBe(true);
+    expect(setup.relay.mails).toHaveLength(40);
   }, 40_000);
 });
 
 describe("a hostile title through a real relay", () => {
   it("stays one Subject line: no header of its own, no other recipient", async () => {
-    const transport = createMailTransport({ kind: "smtp", url: relay.url() }, FROM);
+    const transport = createMailTransport({ kind: "smtp", url: setup.relay.url() }, FROM);
     try {
       const title = "Hello\r\nBcc: victim@example.org\r\nX-Injected: yes\n\nbody";
       const mail = composeUpdateMail(
@@ -205,7 +186,7 @@ describe("a hostile title through a real relay", () => {
         { ownerName: "Alex", siteUrl: "https://example.com", from: FROM },
       );
       await transport.send(mail);
-      const [received] = await relay.waitForMails(1);
+      const [received] = await setup.relay.waitForMails(1);
       expect(received!.envelopeTo).toEqual(["reader@example.org"]);
       expect(received!.parsed.subject).toBe("Hello Bcc: victim@example.org X-Injected: yes body");
       expect(received!.parsed.headers.has("x-injected")).toBe(false);

@@ -91,18 +91,5 @@ export interface LiveConnection {
   closed: boolean;
 }
 
-/** Runs `work` in one write transaction: all of it is stored, or none. */
-export function transaction<T>(db: DatabaseSync, work: () => T): T {
-  db.exec("begin immediate");
-  try {
-    const result = work();
-    db.exec("commit");
-    return result;
-  } catch (error) {
-    if (db.isTransaction) db.exec("rollback");
-    throw error;
-  }
-}
-
 export const countRows = (db: DatabaseSync) =>
   (db.prepare("select count(*) as n from newsletter_subscribers").get() as { n: number }).n;

@@ -3,7 +3,8 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { backup as onlineBackup, DatabaseSync } from "node:sqlite";
-import { countRows, transaction } from "~/newsletter/stores/sqlite/connection.server";
+import { transaction } from "~/utils/sqlite-transaction.server";
+import { countRows } from "~/newsletter/stores/sqlite/connection.server";
 import { writeAtomically } from "~/newsletter/stores/sqlite/durable-files.server";
 import {
   type BackupRow,

@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import { maskEmail } from "~/newsletter/mask-email.server";
 import { describeCause } from "~/utils/log.server";
 import { isUnsubscribeToken, type SubscribeOutcome, type UnsubscribeOutcome } from "~/newsletter/stores/types.server";
-import { type LiveConnection, sqliteOutcome, transaction } from "~/newsletter/stores/sqlite/connection.server";
+import { type LiveConnection, sqliteOutcome } from "~/newsletter/stores/sqlite/connection.server";
+import { transaction } from "~/utils/sqlite-transaction.server";
 import type { FileHealth } from "~/newsletter/stores/sqlite/file-health.server";
 
 /** Stores one address with a fresh unsubscribe token. Never throws. */
