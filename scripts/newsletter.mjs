@@ -2,6 +2,7 @@
 // tools do (both through scripts/load-build.mjs), so it runs wherever the server does, inside the Docker image too:
 //   docker exec -t portfolio npm run newsletter -- send 2026-11-24-first-launch   (-t: a progress bar)
 // Progress and messages go to stderr; `status` and `--dry-run` print on stdout.
+import { constants, setPriority } from "node:os";
 import { parseArgs } from "node:util";
 import { fail, loadBuild, loadEnv } from "./load-build.mjs";
 
@@ -15,6 +16,13 @@ const USAGE = `Usage: npm run newsletter -- <command>
   status                       every update: not sent, sending, or sent to N of M, and when`;
 
 loadEnv();
+// Visitors first: on the server's machine a send at full speed competes with it for the CPU, so the command asks the
+// scheduler for less (the send's pace is the relay's limit, not the CPU).
+try {
+  setPriority(constants.priority.PRIORITY_LOW);
+} catch {
+  // Refused (some containers): the send goes on at the usual priority.
+}
 
 /** @type {ReturnType<typeof parseArgs>} */
 let parsed;
