@@ -86,8 +86,15 @@ export function NewsletterDialog({ id, action, open, onOpenChange, openerRef, la
       popover={hydrated ? undefined : "auto"}
       aria-labelledby={titleId}
       aria-describedby={descriptionId}
+      // Escape: the browser fires cancel in the key press's own task and queues close for later, so a visitor's next
+      // press can come in between; the state is updated here, at once, so a 'Get Updates' pressed before the close
+      // event is not undone by it.
+      onCancel={() => onOpenChange(false)}
       onClose={() => {
-        onOpenChange(false);
+        // Already open again (reopened before this event came): nothing closed any more.
+        if (dialogRef.current?.open) return;
+        // Closed by the browser without a cancel event (it skips cancel without a recent user activation).
+        if (open) onOpenChange(false);
         openerRef.current?.focus();
       }}
       onClick={(event) => {

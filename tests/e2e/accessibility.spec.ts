@@ -56,6 +56,8 @@ async function pageToAnalyse(page: Page, browser: Browser, testInfo: TestInfo, s
  * screenshot.
  */
 async function focusRingContrast(page: Page, lab: PixelLab, element: Locator) {
+  // A button's colours ease in (Tailwind's `transition` includes outline-color): read the ring once it has settled.
+  await element.evaluate((target) => Promise.all(target.getAnimations().map((animation) => animation.finished)));
   const ring = await element.evaluate((target) => {
     const style = getComputedStyle(target);
     const rect = target.getBoundingClientRect();
