@@ -1,8 +1,9 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { Links, LiveReload, Meta, Outlet, Scripts, useRouteLoaderData } from "@remix-run/react";
+import { Links, LiveReload, Meta, Outlet, Scripts, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { useSignUp } from "~/components/sign-up";
 import { StatusPage } from "~/components/status-page";
 import { ToastProvider, ToastRegion } from "~/components/toast";
 import { perfTweaksOn } from "~/perf/switch.server";
@@ -72,7 +73,8 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  const { flash } = useLoaderData<typeof loader>();
+  return <Outlet context={useSignUp(flash.formReply)} />;
 }
 
 export function ErrorBoundary() {

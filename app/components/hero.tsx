@@ -1,5 +1,6 @@
-import type { ReactNode, Ref } from "react";
+import type { ReactNode } from "react";
 import { ExternalLink } from "~/components/external-link";
+import type { GetUpdatesButtonProps } from "~/components/sign-up";
 import { StatTile } from "~/components/stat-tile";
 import type { SiteContent } from "~/content/site";
 
@@ -9,11 +10,8 @@ export interface HeroProps {
   daysLeft: number;
   /** The latest-post card, when there is a post to show. */
   latestPost?: ReactNode;
-  /** The id of the newsletter dialog that 'Get Updates' opens. */
-  newsletterDialogId: string;
-  /** With JavaScript, 'Get Updates' opens the modal through this; without it, the button targets the popover. */
-  onOpenNewsletter?: () => void;
-  openerRef?: Ref<HTMLButtonElement>;
+  /** 'Get Updates': the newsletter dialog's popover invoker without JavaScript, its modal's opener with it. */
+  getUpdates: GetUpdatesButtonProps;
 }
 
 export function Hero({
@@ -21,9 +19,7 @@ export function Hero({
   daysIn,
   daysLeft,
   latestPost,
-  newsletterDialogId,
-  onOpenNewsletter,
-  openerRef,
+  getUpdates,
 }: HeroProps) {
   return (
     <section aria-labelledby="hero-title" className="bg-gradient-to-b from-page-glow to-page">
@@ -70,15 +66,7 @@ export function Hero({
         </div>
 
         <div className="mt-8 flex flex-col items-center gap-3 sm:flex-row">
-          <button
-            type="button"
-            id="get-updates"
-            ref={openerRef}
-            popovertarget={onOpenNewsletter ? undefined : newsletterDialogId}
-            aria-haspopup={onOpenNewsletter ? "dialog" : undefined}
-            onClick={onOpenNewsletter}
-            className="btn-accent"
-          >
+          <button type="button" {...getUpdates} className="btn-accent">
             Get Updates
           </button>
           <ExternalLink

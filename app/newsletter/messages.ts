@@ -2,15 +2,6 @@
 // nothing but a type, so the browser bundle can use the same texts (the offline fallback) without pulling in zod.
 import type { ToastView } from "~/utils/toast-view";
 
-/** The sign-up form's name for Conform on the server: the key of its reply, flashed by the action and read by the page. */
-export const NEWSLETTER_FORM_ID = "newsletter";
-
-/** The dialog's element id: 'Get Updates' opens it (a popover target without JavaScript). */
-export const NEWSLETTER_DIALOG_ID = "newsletter-dialog";
-
-/** Where the form posts: the index route's action. */
-export const NEWSLETTER_ACTION = "/?index";
-
 export { EMAIL_MAX_LENGTH } from "~/newsletter/email-length";
 
 export const EMAIL_INVALID_MESSAGE = "Please enter a valid email address";

@@ -9,10 +9,10 @@ import {
   EMAIL_MAX_LENGTH,
   EMAIL_TOO_LONG_MESSAGE,
   invalidEmailToast,
-  NEWSLETTER_FORM_ID,
   SOMETHING_WENT_WRONG_TOAST,
   SUBSCRIBED_TOAST,
 } from "~/newsletter/messages";
+import { NEWSLETTER_FORM_ID } from "~/newsletter/form-names";
 import { HONEYPOT_FIELD, subscribeSchema } from "~/newsletter/schema.server";
 import { warnThrottled } from "~/utils/log.server";
 import { readForm } from "~/utils/read-form.server";

@@ -1,28 +1,22 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
-import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { startTransition, useEffect, useRef, useState } from "react";
+import { useActionData, useLoaderData, useOutletContext } from "@remix-run/react";
+import { useEffect } from "react";
 import { Footer } from "~/components/footer";
 import { Hero } from "~/components/hero";
 import { LatestPostCard } from "~/components/latest-post-card";
-import { NewsletterDialog } from "~/components/lazy-newsletter-dialog";
 import { Showcase } from "~/components/showcase";
 import { useShowToast } from "~/components/toast";
 import { projects, siteContent } from "~/content/site";
 import { getLatestPost } from "~/latest-post/latest-post.server";
 import { challengeToday } from "~/utils/today.server";
 import { jsonForScript, profilePage } from "~/sharing/structured-data.server";
-import {
-  NEWSLETTER_ACTION,
-  NEWSLETTER_DIALOG_ID,
-  NEWSLETTER_FORM_ID,
-  SOMETHING_WENT_WRONG_TOAST,
-} from "~/newsletter/messages";
+import type { SignUpOutlet } from "~/components/sign-up";
+import { NEWSLETTER_ACTION } from "~/newsletter/form-names";
+import { SOMETHING_WENT_WRONG_TOAST } from "~/newsletter/messages";
 import { isNoAnswer, NO_ANSWER } from "~/newsletter/no-answer";
-import { useHydrated } from "~/utils/use-hydrated";
 import { subscribeAction } from "~/newsletter/subscribe.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import type { loader as rootLoader } from "~/root";
 
 export async function loader(_args: LoaderFunctionArgs) {
   const { days } = challengeToday();
@@ -71,15 +65,9 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, formA
 
 export default function Index() {
   const { days, projects, latestPost, content, structuredData } = useLoaderData<typeof loader>();
-  const formReply = useRouteLoaderData<typeof rootLoader>("root")?.flash.formReply ?? null;
+  const signUp = useOutletContext<SignUpOutlet>();
   const actionData = useActionData<typeof clientAction>();
-  const hydrated = useHydrated();
-  const [dialogOpen, setDialogOpen] = useState(false);
-  const openerRef = useRef<HTMLButtonElement>(null);
   const showToast = useShowToast();
-  // A transition: until its chunk has come (asked for by the click's pointerdown), the dialog is still the server's
-  // HTML, and React applies the update once it has hydrated it instead of rendering it again from scratch.
-  const openNewsletter = () => startTransition(() => setDialogOpen(true));
 
   useEffect(() => {
     if (isNoAnswer(actionData)) showToast(SOMETHING_WENT_WRONG_TOAST);
@@ -96,20 +84,11 @@ export default function Index() {
           daysIn={days.daysIn}
           daysLeft={days.daysLeft}
           latestPost={latestPost ? <LatestPostCard post={latestPost} profile={content.links.social} /> : null}
-          newsletterDialogId={NEWSLETTER_DIALOG_ID}
-          onOpenNewsletter={hydrated ? openNewsletter : undefined}
-          openerRef={openerRef}
+          getUpdates={signUp.getUpdates}
         />
         <Showcase projects={projects} projectSummary={content.projectSummary} />
       </main>
-      <NewsletterDialog
-        id={NEWSLETTER_DIALOG_ID}
-        action={NEWSLETTER_ACTION}
-        open={dialogOpen}
-        onOpenChange={setDialogOpen}
-        openerRef={openerRef}
-        lastResult={formReply?.form === NEWSLETTER_FORM_ID ? formReply : null}
-      />
+      {signUp.dialog}
       <Footer
         content={content}
         daysIn={days.daysIn}

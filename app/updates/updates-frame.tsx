@@ -1,18 +1,7 @@
-import { useRouteLoaderData } from "@remix-run/react";
-import { type ReactNode, startTransition, useRef, useState, useSyncExternalStore } from "react";
-import { UpdatesNewsletterDialog } from "~/updates/updates-dialog";
-import { NEWSLETTER_ACTION, NEWSLETTER_DIALOG_ID, NEWSLETTER_FORM_ID } from "~/newsletter/messages";
+import { useOutletContext } from "@remix-run/react";
+import type { ReactNode } from "react";
+import type { SignUpOutlet } from "~/components/sign-up";
 import { FEED_PATH } from "~/updates/feed-path";
-import type { loader as rootLoader } from "~/root";
-
-const noSubscription = () => () => {};
-/** app/utils/use-hydrated.ts, repeated: importing it would split the chunk the home page shares with the root. */
-const useHydratedHere = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
 
 export type FrameProps = { ownerName: string; year: number };
 
@@ -21,10 +10,7 @@ export type FrameProps = { ownerName: string; year: number };
  * page's footer: sharing its module would add a chunk to the home page's JavaScript (decision 016).
  */
 export function UpdatesFrame({ children, frame }: { children: ReactNode; frame: FrameProps }) {
-  const formReply = useRouteLoaderData<typeof rootLoader>("root")?.flash.formReply ?? null;
-  const hydrated = useHydratedHere();
-  const [dialogOpen, setDialogOpen] = useState(false);
-  const openerRef = useRef<HTMLButtonElement>(null);
+  const signUp = useOutletContext<SignUpOutlet>();
   return (
     <>
       <header className="mx-auto max-w-3xl px-4 pt-8 sm:px-6">
@@ -43,27 +29,12 @@ export function UpdatesFrame({ children, frame }: { children: ReactNode; frame: 
             Every update, by mail
           </h2>
           <p className="mt-2 text-ink-soft">Get the next one in your inbox, the day it is written.</p>
-          <button
-            type="button"
-            id="get-updates"
-            ref={openerRef}
-            popovertarget={hydrated ? undefined : NEWSLETTER_DIALOG_ID}
-            aria-haspopup={hydrated ? "dialog" : undefined}
-            onClick={hydrated ? () => startTransition(() => setDialogOpen(true)) : undefined}
-            className="btn-accent mt-4"
-          >
+          <button type="button" {...signUp.getUpdates} className="btn-accent mt-4">
             Get Updates
           </button>
         </aside>
       </main>
-      <UpdatesNewsletterDialog
-        id={NEWSLETTER_DIALOG_ID}
-        action={NEWSLETTER_ACTION}
-        open={dialogOpen}
-        onOpenChange={setDialogOpen}
-        openerRef={openerRef}
-        lastResult={formReply?.form === NEWSLETTER_FORM_ID ? formReply : null}
-      />
+      {signUp.dialog}
       <footer className="border-t border-edge bg-surface">
         <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-4 px-4 py-8 text-sm sm:px-6">
           <p className="text-ink-muted">
