@@ -120,6 +120,41 @@ describe("draining the outbox through a loopback relay", () => {
     expect(relay.mails).toHaveLength(5);
   });
 
+  it("gives up an attempt on a relay that greets and then stalls within the socket timeout, and sends each later", async () => {
+    queue(3);
+    await relay.stall(true);
+    // Nodemailer takes its waits from the URL's query as well: half a second here, 10 s and 30 s by default.
+    const url = `${relay.url()}?connectionTimeout=500&greetingTimeout=500&socketTimeout=500`;
+    let clock = Date.now();
+    const options = { outbox, transport: smtpTransport(url), composers: { confirm: compose }, now: () => clock };
+    const started = performance.now();
+    expect(await drainDue(options)).toMatchObject({ sent: 0, retried: 3, failed: 0, stopped: null });
+    // Three attempts one after the other, each given up half a second after the relay fell silent.
+    expect(performance.now() - started).toBeLessThan(3 * 500 + 1_500);
+    expect(relay.stalled).toHaveLength(3);
+    // The client closes each silent connection it gave up on (the relay sees it a moment later).
+    await expect.poll(() => relay.stalled.every((connection) => connection.closedAt !== null)).toBe(true);
+    for (const connection of relay.stalled) {
+      expect(connection.closedAt! - connection.openedAt).toBeGreaterThanOrEqual(450);
+      expect(connection.closedAt! - connection.openedAt).toBeLessThan(1_500);
+    }
+    expect(outbox.rows().map((row) => [row.state, row.attempts])).toEqual([
+      ["queued", 1],
+      ["queued", 1],
+      ["queued", 1],
+    ]);
+    expect(outbox.rows()[0]!.lastError).toMatch(/timeout/i);
+
+    await relay.up();
+    clock += 10_000;
+    expect(await drainDue(options)).toMatchObject({ sent: 3, retried: 0, failed: 0 });
+    expect(relay.mails.map((mail) => mail.envelopeTo[0]).sort()).toEqual([
+      "reader0@example.com",
+      "reader1@example.com",
+      "reader2@example.com",
+    ]);
+  });
+
   it("keeps sign-ups queued while the relay is down, and delivers each once when it is back", async () => {
     await relay.down();
     queue(20);
