@@ -1,7 +1,8 @@
 /**
  * Double opt-in through the production server, with a real SMTP server on loopback: the sign-up without JavaScript,
  * the mail as it arrives (headers and both parts), GET versus the button, the owner's record, a relay that is down,
- * a restart with mails in the outbox, the capture folder, and mail off.
+ * a relay that accepts connections and never answers, a restart with mails in the outbox, the capture folder, and mail
+ * off.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -113,6 +114,55 @@ describe("double opt-in with a loopback relay", () => {
     const recipients = relay.mails.map((mail) => mail.envelopeTo[0]);
     expect(recipients.sort()).toEqual([...emails].sort());
   }, 60_000);
+
+  it("acknowledges sign-ups at once while the relay accepts connections and never answers, and delivers each mail once when it answers again", async () => {
+    const dataDir = harness.scratchDir();
+    // Nodemailer takes its waits from the URL's query as well: a second for the greeting here, 10 s by default.
+    const server = await harness.start({
+      ...mailEnv(dataDir),
+      SMTP_URL: `${relay.url()}?connectionTimeout=2000&greetingTimeout=1000&socketTimeout=2000`,
+    });
+    await relay.stall();
+    const emails = Array.from({ length: 4 }, (_, n) => `stalled${n}@example.com`);
+    for (const email of emails) {
+      const started = Date.now();
+      expect(await subscribe(server.url, email)).toMatchObject({ message: "Successfully subscribed!" });
+      expect(Date.now() - started).toBeLessThan(2_000);
+    }
+    expect(storedEmails(dataDir)).toEqual(emails);
+
+    // One attempt per mail, each connection given up a second after it met the silence, each mail back in the queue.
+    await expect
+      .poll(() => relay.stalled.filter((connection) => connection.closedAt !== null).length, { timeout: 10_000 })
+      .toBe(emails.length);
+    for (const connection of relay.stalled) {
+      expect(connection.closedAt! - connection.openedAt).toBeGreaterThanOrEqual(900);
+      expect(connection.closedAt! - connection.openedAt).toBeLessThan(3_000);
+    }
+    const outbox = new DatabaseSync(path.join(dataDir, "mail-outbox.sqlite"), { readOnly: true });
+    try {
+      const rows = outbox.prepare("select state, attempts, last_error from mail_outbox order by id").all();
+      expect(rows).toEqual(emails.map(() => ({ state: "queued", attempts: 1, last_error: "Greeting never received" })));
+    } finally {
+      outbox.close();
+    }
+    expect(relay.mails).toHaveLength(0);
+    // One line per failed attempt, the address masked, like lines past three a minute held back.
+    expect(server.output()).not.toMatch(/stalled\d@/);
+    expect(server.output().match(/^Mail: the .*$/gm)).toEqual(
+      Array.from(
+        { length: 3 },
+        () => "Mail: the confirm mail to s***@example.com will be retried (attempt 1): Greeting never received",
+      ),
+    );
+
+    await relay.up();
+    // The first retry is due 10 s after the first failed attempt.
+    await relay.waitForMails(emails.length, 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(relay.mails.map((mail) => mail.envelopeTo[0]).sort()).toEqual([...emails].sort());
+    expect(relay.stalled).toHaveLength(emails.length);
+  }, 40_000);
 
   it("sends what the outbox held after a restart", async () => {
     const dataDir = harness.scratchDir();

@@ -1,9 +1,12 @@
-/** The mail path against a real SMTP server on loopback: the outbox, the drain, the relay's moods, capture. */
+/**
+ * The mail path against a real SMTP server on loopback: the outbox, the drain, the relay's moods, the log of failed
+ * attempts, capture.
+ */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startDrainer } from "~/mail/background.server";
 import { type Composer, drainDue } from "~/mail/drain.server";
 import { openOutbox, type Outbox } from "~/mail/outbox.server";
@@ -120,6 +123,41 @@ describe("draining the outbox through a loopback relay", () => {
     expect(relay.mails).toHaveLength(5);
   });
 
+  it("gives up an attempt on a relay that greets and then stalls within the socket timeout, and sends each later", async () => {
+    queue(3);
+    await relay.stall(true);
+    // Nodemailer takes its waits from the URL's query as well: half a second here, 10 s and 30 s by default.
+    const url = `${relay.url()}?connectionTimeout=500&greetingTimeout=500&socketTimeout=500`;
+    let clock = Date.now();
+    const options = { outbox, transport: smtpTransport(url), composers: { confirm: compose }, now: () => clock };
+    const started = performance.now();
+    expect(await drainDue(options)).toMatchObject({ sent: 0, retried: 3, failed: 0, stopped: null });
+    // Three attempts one after the other, each given up half a second after the relay fell silent.
+    expect(performance.now() - started).toBeLessThan(3 * 500 + 1_500);
+    expect(relay.stalled).toHaveLength(3);
+    // The client closes each silent connection it gave up on (the relay sees it a moment later).
+    await expect.poll(() => relay.stalled.every((connection) => connection.closedAt !== null)).toBe(true);
+    for (const connection of relay.stalled) {
+      expect(connection.closedAt! - connection.openedAt).toBeGreaterThanOrEqual(450);
+      expect(connection.closedAt! - connection.openedAt).toBeLessThan(1_500);
+    }
+    expect(outbox.rows().map((row) => [row.state, row.attempts])).toEqual([
+      ["queued", 1],
+      ["queued", 1],
+      ["queued", 1],
+    ]);
+    expect(outbox.rows()[0]!.lastError).toMatch(/timeout/i);
+
+    await relay.up();
+    clock += 10_000;
+    expect(await drainDue(options)).toMatchObject({ sent: 3, retried: 0, failed: 0 });
+    expect(relay.mails.map((mail) => mail.envelopeTo[0]).sort()).toEqual([
+      "reader0@example.com",
+      "reader1@example.com",
+      "reader2@example.com",
+    ]);
+  });
+
   it("keeps sign-ups queued while the relay is down, and delivers each once when it is back", async () => {
     await relay.down();
     queue(20);
@@ -145,6 +183,57 @@ describe("draining the outbox through a loopback relay", () => {
     const recipients = relay.mails.map((mail) => mail.envelopeTo[0]);
     expect(new Set(recipients).size).toBe(20);
     expect(recipients).toHaveLength(20);
+  });
+});
+
+describe("the log of failed attempts", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  it("writes one line per failed attempt, the address masked and no password, three like lines a minute at most", async () => {
+    // A throttle of its own, on a clock the test moves: the drain's modules loaded afresh once Date is the fake one.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.resetModules();
+    const fresh = await import("~/mail/drain.server");
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const lines = () => warn.mock.calls.map((call) => call.join(" "));
+    for (let n = 0; n < 5; n++) outbox.enqueue({ kind: "confirm", recipient: `private.reader${n}@example.com` });
+    outbox.enqueue({ kind: "confirm", recipient: "unknown.reader@example.net" });
+    relay.throttle(5, 451);
+    relay.reject("unknown.reader@example.net");
+    let clock = Date.now();
+    const options = {
+      outbox,
+      transport: smtpTransport(relay.url("owner", "smtp-secret-pass")),
+      composers: { confirm: compose },
+      now: () => clock,
+    };
+
+    expect(await fresh.drainDue(options)).toMatchObject({ retried: 5, failed: 1 });
+    // Five "not now"s: three lines, the other two held back; the refusal is another kind of line, written.
+    expect(lines()).toEqual([
+      ...Array.from(
+        { length: 3 },
+        () =>
+          "Mail: the confirm mail to p***@example.com will be retried (attempt 1): 451 4.7.0 Too many messages, slow down",
+      ),
+      "Mail: the confirm mail to u***@example.net failed (attempt 1): 550 5.1.1 Recipient address rejected: User unknown",
+    ]);
+    for (const line of lines()) {
+      expect(line).not.toMatch(/private|unknown\.reader|owner|secret|\n/);
+    }
+
+    // A minute on, the next such line is written, and says how many were held back.
+    warn.mockClear();
+    vi.setSystemTime(Date.now() + 60_000);
+    clock += 10_000;
+    relay.throttle(1, 451);
+    expect(await fresh.drainDue(options)).toMatchObject({ sent: 4, retried: 1 });
+    expect(lines()).toEqual([
+      "Mail: the confirm mail to p***@example.com will be retried (attempt 2): 451 4.7.0 Too many messages, slow down (2 more like it held back)",
+    ]);
   });
 });
 

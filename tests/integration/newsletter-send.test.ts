@@ -1,12 +1,13 @@
 /**
  * `npm run newsletter -- send` as the owner runs it (the script on the production build), against a real SMTP server
- * on loopback that parses what arrives: the mail's headers and parts, a 5xx for one reader, a refused login, drafts,
+ * on loopback that parses what arrives: the mail's headers and parts, pending readers left out, a 5xx for one reader, a refused login, drafts,
  * a hostile title, --test, --dry-run, two sends at once, status.
  */
 import { describe, expect, it } from "vitest";
 import { createMailTransport } from "~/mail/transport.server";
 import { composeUpdateMail } from "~/newsletter-send/update-mail.server";
 import { sendSetupPerTest } from "../support/newsletter-send-setup";
+import { subscribers } from "../support/subscribers-cli";
 import {
   addReaders,
   exited,
@@ -15,6 +16,7 @@ import {
   outboxRows,
   perRecipient,
   sendEnv,
+  signUpWithConfirmation,
   startNewsletter,
   writeUpdate,
 } from "../support/newsletter-cli";
@@ -64,6 +66,34 @@ describe("npm run newsletter -- send", () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toContain("5 readers: 0 queued now, 5 already queued or sent before.");
     expect(setup.relay.mails).toHaveLength(5);
+  });
+
+  it("sends to the confirmed readers only: a pending reader gets nothing and is counted nowhere", async () => {
+    // Two readers from before double opt-in, one who confirmed, two who never pressed the button in their mail.
+    await addReaders(setup.dataDir, ["before0@example.org", "before1@example.org"]);
+    signUpWithConfirmation(setup.dataDir, {
+      confirmed: ["confirmed@example.org"],
+      pending: ["pending0@example.org", "pending1@example.org"],
+    });
+    const confirmed = ["before0@example.org", "before1@example.org", "confirmed@example.org"];
+    const count = await subscribers(setup.dataDir, ["count"]);
+    expect(count.stderr).toContain("3 confirmed, 2 pending");
+
+    const dryRun = await newsletter(setup.env(), ["send", NAME, "--dry-run"]);
+    expect(dryRun.stdout).toContain("Recipients: 3\n");
+    const run = await newsletter(setup.env(), ["send", NAME]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("3 readers: 3 queued now.\n");
+    expect(run.stderr).toContain(`Update ${NAME}: 3 of 3 sent, 0 skipped (unsubscribed), 0 failed, 0 uncertain.`);
+    expect([...perRecipient(setup.relay.mails).entries()].sort()).toEqual(confirmed.map((email) => [email, 1]));
+    expect(run.stderr).not.toContain("pending0");
+    expect(
+      outboxRows(setup.dataDir, NAME)
+        .map((row) => [row.recipient, row.state])
+        .sort(),
+    ).toEqual(confirmed.map((email) => [email, "sent"]));
+    const status = await newsletter(setup.env(), ["status"]);
+    expect(status.stdout).toMatch(new RegExp(`^${NAME}\tsent to 3 of 3, finished `, "m"));
   });
 
   it("records a 5xx for one reader with the relay's words, and delivers to the others", async () => {

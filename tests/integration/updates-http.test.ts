@@ -57,6 +57,27 @@ describe("/updates", () => {
     );
   });
 
+  it("gives each update's page its own canonical address, title and description, once", async () => {
+    for (const [name, title, description] of [
+      ["2025-10-20-second-update", "Fixture: the second update", "The newest published update of the test folder."],
+      [
+        "2025-10-01-first-week",
+        "The first week, and the first project",
+        "Why the challenge starts with a subscription tracker, and what the first six days of building it taught me.",
+      ],
+    ]) {
+      const html = await text(`/updates/${name}`);
+      const head = html.slice(0, html.indexOf("</head>"));
+      expect(head.match(/<link rel="canonical" href="[^"]*"\/>/g), name).toEqual([
+        `<link rel="canonical" href="https://example.com/updates/${name}"/>`,
+      ]);
+      expect(head.match(/<title>[^<]*<\/title>/g), name).toEqual([`<title>${title} · Alex Placeholder</title>`]);
+      expect(head.match(/<meta name="description" content="[^"]*"\/>/g), name).toEqual([
+        `<meta name="description" content="${description}"/>`,
+      ]);
+    }
+  });
+
   it("renders the hostile file inert: no script, iframe, style attribute or javascript: link", async () => {
     const html = await text("/updates/2025-10-10-hostile");
     const body = html.slice(html.indexOf("<article>"), html.indexOf("</article>"));

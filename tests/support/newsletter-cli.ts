@@ -5,6 +5,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { openOutbox, type OutboxRow } from "~/mail/outbox.server";
 import { OUTBOX_FILE_NAME } from "~/mail/settings.server";
+import { confirmByHash, issueToken, signUpPending } from "~/newsletter/confirm-sqlite.server";
+import { hashToken } from "~/newsletter/confirm-store.server";
+import { dialogConsent } from "~/newsletter/consent.server";
 import { openSqliteStore } from "~/newsletter/stores/sqlite.server";
 import { childEnv, productionEnv, ROOT } from "./production-server";
 import type { Run } from "./subscribers-cli";
@@ -66,6 +69,33 @@ export async function addReaders(dataDir: string, emails: string[]) {
       if (outcome !== "subscribed") throw new Error(`${email} could not be added: ${outcome}`);
     }
     return store.list();
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Signs these addresses up on the embedded list with confirmation on, as the dialog does (each mailed a token): the
+ * `confirmed` ones then pressed 'Confirm', the `pending` ones did not (an hour ago, well inside their 7 days).
+ */
+export function signUpWithConfirmation(dataDir: string, readers: { confirmed: string[]; pending: string[] }) {
+  const store = openSqliteStore(dataDir);
+  try {
+    const db = store.database();
+    const at = Date.now() - 60 * 60_000;
+    for (const email of [...readers.confirmed, ...readers.pending]) {
+      if (signUpPending(db, email, dialogConsent("/"), at).outcome !== "subscribed") {
+        throw new Error(`${email} could not sign up`);
+      }
+      if (issueToken(db, email, hashToken(`token-of-${email}`), at + 1_000) !== "issued") {
+        throw new Error(`${email} got no token`);
+      }
+    }
+    for (const email of readers.confirmed) {
+      if (confirmByHash(db, hashToken(`token-of-${email}`), at + 60_000) !== "confirmed") {
+        throw new Error(`${email} could not confirm`);
+      }
+    }
   } finally {
     store.close();
   }

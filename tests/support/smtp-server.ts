@@ -8,10 +8,12 @@
  *   refuseAuth(true)       every login is refused with 535
  *   refuseSender(true)     MAIL FROM is refused with 553
  *   down() / up()          stop listening (connections refused) and listen again on the same port
+ *   stall(afterGreeting)   still accept connections on the port, but never answer (or greet, then never answer)
+ *                          until up(); `stalled` records when each such connection opened and closed
  *
  * Every wait (waitForMails) is bounded in time.
  */
-import { type AddressInfo } from "node:net";
+import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 
@@ -21,6 +23,12 @@ export interface ReceivedMail {
   raw: string;
   parsed: ParsedMail;
   at: number;
+}
+
+/** A connection to a stalled relay: when it was opened, and when the client gave up on it (closed it). */
+export interface StalledConnection {
+  openedAt: number;
+  closedAt: number | null;
 }
 
 export interface TestSmtpServer {
@@ -37,6 +45,9 @@ export interface TestSmtpServer {
   refuseAuth(on: boolean): void;
   refuseSender(on: boolean): void;
   down(): Promise<void>;
+  /** Stops answering without refusing: the port accepts connections and says nothing (or only its greeting). */
+  stall(afterGreeting?: boolean): Promise<void>;
+  readonly stalled: StalledConnection[];
   up(): Promise<void>;
   close(): Promise<void>;
 }
@@ -126,6 +137,18 @@ export async function startSmtpServer(options: { port?: number } = {}): Promise<
       server.close(() => resolve());
     });
 
+  // The stalled relay: a bare TCP listener on the same port, holding every connection open and silent.
+  const stalled: StalledConnection[] = [];
+  let staller: { server: Server; sockets: Set<Socket> } | null = null;
+  const unstall = () =>
+    new Promise<void>((resolve) => {
+      if (!staller) return resolve();
+      const { server: silent, sockets } = staller;
+      staller = null;
+      for (const socket of sockets) socket.destroy();
+      silent.close(() => resolve());
+    });
+
   return {
     port,
     mails,
@@ -154,12 +177,40 @@ export async function startSmtpServer(options: { port?: number } = {}): Promise<
     refuseAuth: (on) => void (authRefused = on),
     refuseSender: (on) => void (senderRefused = on),
     down: shut,
+    stalled,
+    async stall(afterGreeting = false) {
+      if (listening) await shut();
+      if (staller) return;
+      const sockets = new Set<Socket>();
+      const silent = createServer((socket) => {
+        const connection: StalledConnection = { openedAt: Date.now(), closedAt: null };
+        stalled.push(connection);
+        sockets.add(socket);
+        socket.on("error", () => {});
+        socket.on("close", () => {
+          connection.closedAt = Date.now();
+          sockets.delete(socket);
+        });
+        if (afterGreeting) socket.write("220 127.0.0.1 ESMTP ready\r\n");
+        // Whatever the client says next is read and never answered.
+        socket.resume();
+      });
+      await new Promise<void>((resolve, reject) => {
+        silent.once("error", reject);
+        silent.listen(port, "127.0.0.1", () => resolve());
+      });
+      staller = { server: silent, sockets };
+    },
     async up() {
+      await unstall();
       if (listening) return;
       server = new SMTPServer(settings);
       await listen(server, port);
       listening = true;
     },
-    close: () => (listening ? shut() : Promise.resolve()),
+    close: async () => {
+      await unstall();
+      if (listening) await shut();
+    },
   };
 }
