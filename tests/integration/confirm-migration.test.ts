@@ -157,6 +157,35 @@ describe("the confirmation migration", () => {
     expect(await signUp("slow@example.com")).toBe("subscribed");
   });
 
+  it("answers the owner's query for one reader's record (supabase/queries/reader-record.sql)", async () => {
+    const query = await readFile(new URL("../../supabase/queries/reader-record.sql", import.meta.url), "utf8");
+    // The owner types the address in place of the example; here it goes in as a parameter.
+    const where = "lower('reader@example.com')";
+    expect(query).toContain(where);
+    const recordOf = async (address: string) =>
+      (await db.query<Record<string, unknown>>(query.replace(where, "lower($1)"), [address])).rows;
+    expect(await signUp("record@example.com")).toBe("subscribed");
+    const { token } = await issue("record@example.com");
+    expect(await confirm(token)).toBe(true);
+    const [record, ...more] = await recordOf("Record@Example.com");
+    expect(more).toEqual([]);
+    expect(record).toMatchObject({
+      email: "record@example.com",
+      state: "confirmed",
+      from_page: "/",
+      wording_version: "v1",
+      wording_agreed_to: "Get Updates on My Journey",
+    });
+    expect(record!.signed_up_at).toBeInstanceOf(Date);
+    expect(record!.confirmed_at).toBeInstanceOf(Date);
+    expect(record!.last_confirmation_mail_asked_for).toBeInstanceOf(Date);
+    // A reader from before confirmation by mail: confirmed, with no confirmation time and no recorded wording.
+    expect(await recordOf("before@example.com")).toMatchObject([
+      { state: "confirmed", confirmed_at: null, from_page: null, wording_agreed_to: null },
+    ]);
+    expect(await recordOf("nobody@example.com")).toEqual([]);
+  });
+
   it("lets a pending reader unsubscribe by their token", async () => {
     const { rows } = await db.query<{ token: string }>(
       "select unsubscribe_token::text as token from public.newsletter_subscribers where email = 'sneaky@example.com'",
