@@ -30,7 +30,7 @@ if (subscriberAdmin.usesSupabase) {
     [
       "The list lives in Supabase (SUPABASE_URL is set), not in this server's embedded store.",
       "Export it from the Supabase dashboard: Table Editor → newsletter_subscribers → Export → CSV, or in the SQL",
-      "editor: select email, created_at, state, confirmed_at from newsletter_subscribers order by id;",
+      "editor: select email, created_at, state, confirmed_at, unsubscribe_token from newsletter_subscribers order by id;",
       "One reader's whole record (what 'show' prints): supabase/queries/reader-record.sql in the SQL editor.",
       "Remove an address there too. This tool never asks for the service key.",
     ].join("\n"),

@@ -1,5 +1,6 @@
 import { startTransition, useMemo, useRef, useState, type MouseEvent, type ReactNode, type RefObject } from "react";
 import { NewsletterDialog } from "~/components/lazy-newsletter-dialog";
+import type { NewsletterReply } from "~/components/newsletter-field";
 import { NEWSLETTER_ACTION, NEWSLETTER_DIALOG_ID, NEWSLETTER_FORM_ID } from "~/newsletter/form-names";
 
 /**
@@ -32,7 +33,8 @@ export interface SignUpOutlet {
  * also delivers to the dialog's boundary while that is still the server's HTML, and it would render it again from
  * scratch (losing an open popover and what is typed in it) if that came before the dialog's chunk.
  */
-export function useSignUp(formReply: { form: string; outcome: string; reply: object } | null): SignUpOutlet {
+/** `formReply`: the root loader's flashed form reply, whichever form it answers (the dialog takes only its own). */
+export function useSignUp(formReply: (NewsletterReply & { form: string }) | null): SignUpOutlet {
   const [open, setOpen] = useState(false);
   const openerRef = useRef<HTMLButtonElement>(null);
   const lastResult = formReply?.form === NEWSLETTER_FORM_ID ? formReply : null;
