@@ -1,0 +1,127 @@
+/**
+ * A small RFC 4180 reader for the subscriber exports the import takes. Written here rather than taken from the
+ * registry because the job is narrow (a few columns of a few files) and the limits are ours: a file or a row past
+ * them is refused whole with a sentence the owner can act on, never read half-way.
+ */
+
+/** Larger than any real export of a personal newsletter (a million addresses is about 40 MB). */
+export const MAX_FILE_BYTES = 50 * 1024 * 1024;
+/** One row of an export is a few hundred characters; 64 KB means the file is not what it claims to be. */
+export const MAX_ROW_CHARS = 64 * 1024;
+
+/** A file the import refuses as a whole: the message is shown to the owner as it is. */
+export class ImportFileError extends Error {
+  override name = "ImportFileError";
+}
+
+export interface CsvRecord {
+  /** The file's line on which the record starts (1-based), as a text editor counts them. */
+  line: number;
+  fields: string[];
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * The text of an export: UTF-8 with or without a byte-order mark, or UTF-16 with one (Excel's "Unicode text").
+ * Bytes that are not UTF-8 become U+FFFD rather than refusing the file: they can only sit in names, which the import
+ * does not keep, while an address with one is refused by the address rule.
+ */
+export function decodeImportFile(bytes: Uint8Array): string {
+  if (bytes.byteLength > MAX_FILE_BYTES) {
+    throw new ImportFileError(
+      `The file is ${(bytes.byteLength / MB).toFixed(1)} MB; the import reads files up to ${MAX_FILE_BYTES / MB} MB.`,
+    );
+  }
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes);
+  // TextDecoder drops a UTF-8 byte-order mark itself.
+  return new TextDecoder("utf-8").decode(bytes);
+}
+
+/**
+ * The separator of the file, read from its first line outside quotes: a comma unless that line has none and has
+ * semicolons (a spreadsheet saved in a locale that writes decimal commas) or tabs.
+ */
+export function guessDelimiter(text: string): string {
+  let inQuotes = false;
+  const counts = { ",": 0, ";": 0, "\t": 0 };
+  for (const char of text) {
+    if (char === '"') inQuotes = !inQuotes;
+    else if (!inQuotes && (char === "\n" || char === "\r")) break;
+    else if (!inQuotes && char in counts) counts[char as keyof typeof counts] += 1;
+  }
+  if (counts[","] > 0) return ",";
+  if (counts[";"] > 0) return ";";
+  return counts["\t"] > 0 ? "\t" : ",";
+}
+
+/**
+ * The records of a CSV text. Quoted fields may hold separators, doubled quotes and line breaks; lines end in CRLF,
+ * LF or a lone CR. Rows with nothing in them are left out (they hold no address to report). A quote that opens a
+ * field and never closes refuses the file, since everything after it would be read as one field.
+ */
+export function parseCsv(input: string, delimiter = guessDelimiter(input)): CsvRecord[] {
+  const text = input.startsWith("\uFEFF") ? input.slice(1) : input;
+  if (text.length > MAX_FILE_BYTES) {
+    throw new ImportFileError(`The file is larger than ${MAX_FILE_BYTES / MB} MB, the most the import reads.`);
+  }
+  const records: CsvRecord[] = [];
+  let fields: string[] = [];
+  let field = "";
+  let quoted = false; // the current field began with a quote
+  let inQuotes = false; // inside that quote right now
+  let line = 1;
+  let recordLine = 1;
+  let recordStart = 0;
+
+  const endField = () => {
+    fields.push(field);
+    field = "";
+    quoted = false;
+  };
+  const endRecord = (at: number) => {
+    endField();
+    if (fields.some((value) => value !== "")) records.push({ line: recordLine, fields });
+    fields = [];
+    recordStart = at;
+    recordLine = line;
+  };
+
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i];
+    if (i - recordStart > MAX_ROW_CHARS) {
+      throw new ImportFileError(
+        `Line ${recordLine}: a row longer than ${MAX_ROW_CHARS / 1024} KB. ` +
+          "Is this a subscriber export? (A quote that is never closed also makes one endless row.)",
+      );
+    }
+    if (inQuotes) {
+      if (char === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 1;
+        } else inQuotes = false;
+      } else {
+        if (char === "\n" || (char === "\r" && text[i + 1] !== "\n")) line += 1;
+        field += char;
+      }
+    } else if (char === '"' && field === "" && !quoted) {
+      quoted = true;
+      inQuotes = true;
+    } else if (char === delimiter) {
+      endField();
+    } else if (char === "\r" || char === "\n") {
+      if (char === "\r" && text[i + 1] === "\n") i += 1;
+      line += 1;
+      endRecord(i + 1);
+    } else {
+      // Text after a closing quote, or a quote inside an unquoted field, is kept as written: lenient where RFC 4180
+      // is strict, because an address is checked on its own afterwards.
+      field += char;
+    }
+  }
+  if (inQuotes) throw new ImportFileError(`Line ${recordLine}: a quoted field is never closed.`);
+  endRecord(text.length);
+  return records;
+}
