@@ -22,6 +22,10 @@ export interface CsvRecord {
 
 const MB = 1024 * 1024;
 
+/** The sentence for a file over the limit; `what` names it ("The file", or its path). */
+export const tooLarge = (what: string, bytes: number) =>
+  `${what} is larger than ${MAX_FILE_BYTES / MB} MB (${bytes} bytes), the most the import reads.`;
+
 /**
  * The text of an export: UTF-8 with or without a byte-order mark, or UTF-16 with one (Excel's "Unicode text").
  * Bytes that are not UTF-8 become U+FFFD rather than refusing the file: they can only sit in names, which the import
@@ -29,9 +33,7 @@ const MB = 1024 * 1024;
  */
 export function decodeImportFile(bytes: Uint8Array): string {
   if (bytes.byteLength > MAX_FILE_BYTES) {
-    throw new ImportFileError(
-      `The file is ${(bytes.byteLength / MB).toFixed(1)} MB; the import reads files up to ${MAX_FILE_BYTES / MB} MB.`,
-    );
+    throw new ImportFileError(tooLarge("The file", bytes.byteLength));
   }
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes);
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes);
@@ -64,7 +66,7 @@ export function guessDelimiter(text: string): string {
 export function parseCsv(input: string, delimiter = guessDelimiter(input)): CsvRecord[] {
   const text = input.startsWith("\uFEFF") ? input.slice(1) : input;
   if (text.length > MAX_FILE_BYTES) {
-    throw new ImportFileError(`The file is larger than ${MAX_FILE_BYTES / MB} MB, the most the import reads.`);
+    throw new ImportFileError(tooLarge("The file", text.length));
   }
   const records: CsvRecord[] = [];
   let fields: string[] = [];

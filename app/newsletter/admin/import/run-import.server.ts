@@ -10,6 +10,7 @@ import {
   ImportFileError,
   MAX_FILE_BYTES,
   parseCsv,
+  tooLarge,
 } from "~/newsletter/admin/import/csv-reader.server";
 import { addressKey, planImport, type ImportPlan } from "~/newsletter/admin/import/plan.server";
 import { readRows } from "~/newsletter/admin/import/read-rows.server";
@@ -63,8 +64,6 @@ export interface RunImportResult {
   outcome: ImportOutcome | null;
 }
 
-const MB = 1024 * 1024;
-
 async function readExportText(file: string): Promise<string> {
   let size: number;
   try {
@@ -78,9 +77,7 @@ async function readExportText(file: string): Promise<string> {
   }
   // Checked before reading, so a huge file is never loaded into memory.
   if (size > MAX_FILE_BYTES) {
-    throw new ImportFileError(
-      `${file} is ${(size / MB).toFixed(1)} MB; the import reads files up to ${MAX_FILE_BYTES / MB} MB.`,
-    );
+    throw new ImportFileError(tooLarge(file, size));
   }
   return decodeImportFile(await readFile(file));
 }
