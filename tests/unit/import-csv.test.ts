@@ -35,6 +35,14 @@ describe("the import's CSV reader (RFC 4180)", () => {
     ]);
   });
 
+  it("counts a lone CR inside a quoted field as a line, and keeps a trailing empty field", () => {
+    expect(parseCsv('email,note\r"a@example.com","x\ry"\rb@example.com,\r')).toEqual([
+      { line: 1, fields: ["email", "note"] },
+      { line: 2, fields: ["a@example.com", "x\ry"] },
+      { line: 4, fields: ["b@example.com", ""] },
+    ]);
+  });
+
   it("drops a byte-order mark and leaves out rows with nothing in them, counting their lines", () => {
     expect(parseCsv("\uFEFFemail\n\n , \n,\nada@example.com\n")).toEqual([
       { line: 1, fields: ["email"] },

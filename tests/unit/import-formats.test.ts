@@ -20,6 +20,11 @@ describe("an export's format, told by its header row", () => {
     expect(readFixture(file).detected.format).toBe(format);
   });
 
+  it("tells Ghost from Substack when a Ghost export also has an email_disabled column", () => {
+    expect(detectFormat(["id", "email", "subscribed_to_emails", "email_disabled"])).toMatchObject({ format: "ghost" });
+    expect(detectFormat(["email", "email_disabled", "created_at"])).toMatchObject({ format: "substack" });
+  });
+
   it("finds the address column by its name in any case, spacing or separator", () => {
     for (const header of ["email", "EMAIL", " Email Address ", "email_address", "E-mail", "e-mail address", "Mail"]) {
       const detected = detectFormat(["Name", header, "Tags"]);

@@ -79,8 +79,9 @@ function recognise(names: Set<string>): ImportFormat {
     return "mailchimp";
   }
   if (has("subscribertype") || (has("creationdate") && has("type"))) return "buttondown";
-  if (has("activesubscription") || has("emaildisabled")) return "substack";
+  // Ghost first: its member exports may carry an email_disabled column too.
   if (has("subscribedtoemails")) return "ghost";
+  if (has("activesubscription") || has("emaildisabled")) return "substack";
   if (has("emailaddress") && (has("firstname") || has("status") || has("state"))) return "kit";
   return "csv";
 }
