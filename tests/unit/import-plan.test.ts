@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { describeImportConsent, importConsent } from "~/newsletter/admin/import/consent.server";
+import { parseImportArgs } from "~/newsletter/admin/import/import-args.server";
 import { addressRefusal, planImport, type ImportPlan } from "~/newsletter/admin/import/plan.server";
 import { formatImportReport, importExitCode, type ImportOutcome } from "~/newsletter/admin/import/report.server";
 import { readFixture } from "../support/import-fixture";
@@ -203,5 +205,33 @@ describe("the import's report", () => {
         "  line 2: ada@example.com: database is locked\n",
     );
     expect(importExitCode(outcome({ failed }))).toBe(1);
+  });
+});
+
+describe("the import verb's arguments and the consent record's sentence", () => {
+  it("takes one file and --dry-run in either order, and refuses anything else", () => {
+    expect(parseImportArgs(["list.csv"])).toEqual({ file: "list.csv", dryRun: false });
+    expect(parseImportArgs(["--dry-run", "list.csv"])).toEqual({ file: "list.csv", dryRun: true });
+    expect(parseImportArgs(["list.csv", "--dry-run"])).toEqual({ file: "list.csv", dryRun: true });
+    expect(parseImportArgs([])).toEqual({ error: "Name the file to import." });
+    expect(parseImportArgs(["a.csv", "b.csv"])).toEqual({ error: "Import one file at a time." });
+    expect(parseImportArgs(["a.csv", "--force"])).toEqual({ error: "Unknown option --force." });
+  });
+
+  it("says where a reader came from in one sentence", () => {
+    const consent = importConsent({
+      file: "members.csv",
+      format: "ghost",
+      importedAt: new Date("2026-11-27T07:00:00Z"),
+      originalDate: "2019-10-30T14:52:08.000Z",
+      statusInFile: 'subscribed_to_emails "false"',
+    });
+    expect(describeImportConsent(consent)).toBe(
+      "imported 2026-11-27T07:00:00.000Z from members.csv (Ghost); signed up there 2019-10-30T14:52:08.000Z; " +
+        'the file said subscribed_to_emails "false"',
+    );
+    expect(describeImportConsent({ ...consent, originalDate: null, statusInFile: null })).toBe(
+      "imported 2026-11-27T07:00:00.000Z from members.csv (Ghost); sign-up date not in the file",
+    );
   });
 });
