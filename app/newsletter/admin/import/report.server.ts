@@ -1,0 +1,82 @@
+/**
+ * What `npm run subscribers -- import` prints, and its exit code. Every row of the file is accounted for: added,
+ * added suppressed, already on the list, a repeat of an earlier row, or refused with its line and reason.
+ */
+import { FORMAT_NAMES, type ImportFormat } from "~/newsletter/admin/import/formats.server";
+import type { ImportPlan } from "~/newsletter/admin/import/plan.server";
+import type { ImportSuppressionReason } from "~/newsletter/admin/import/status.server";
+
+export interface WriteFailure {
+  line: number;
+  email: string;
+  error: string;
+}
+
+/** One import, planned and (unless a dry run) written. */
+export interface ImportOutcome {
+  file: string;
+  format: ImportFormat;
+  dryRun: boolean;
+  /** Rows read, the header aside. */
+  rowCount: number;
+  plan: ImportPlan;
+  /** Rows the list failed to store (never with a dry run). */
+  failed: WriteFailure[];
+}
+
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+const REASON_WORDS: Record<ImportSuppressionReason, string> = {
+  bounced: "bounced",
+  complained: "complained",
+  unsubscribed: "unsubscribed",
+};
+
+function suppressionSummary(plan: ImportPlan): string {
+  const counts = new Map<ImportSuppressionReason, number>();
+  for (const { reason } of plan.suppressAdd) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  return (["bounced", "complained", "unsubscribed"] as const)
+    .filter((reason) => counts.has(reason))
+    .map((reason) => `${counts.get(reason)} ${REASON_WORDS[reason]}`)
+    .join(", ");
+}
+
+/** The report, one line per fact, ending in a newline. */
+export function formatImportReport(outcome: ImportOutcome): string {
+  const { plan, dryRun } = outcome;
+  const will = (done: string, todo: string) => (dryRun ? todo : done);
+  const lines = [`${outcome.file}: ${FORMAT_NAMES[outcome.format]}, ${plural(outcome.rowCount, "row")}.`];
+  lines.push(`${plural(plan.add.length, "reader")} ${will("added", "would be added")} as confirmed.`);
+  if (plan.suppressAdd.length > 0) {
+    lines.push(
+      `${plural(plan.suppressAdd.length, "address", "addresses")} ${will("added", "would be added")} suppressed, ` +
+        `never to be mailed: ${suppressionSummary(plan)}.`,
+    );
+  }
+  if (plan.alreadyOnList.length > 0) {
+    const verb = plan.alreadyOnList.length === 1 ? "is" : "are";
+    lines.push(`${plural(plan.alreadyOnList.length, "address", "addresses")} ${verb} already on the list, left as is.`);
+  }
+  if (plan.duplicatesInFile.length > 0) {
+    const verb = plan.duplicatesInFile.length === 1 ? "repeats" : "repeat";
+    lines.push(`${plural(plan.duplicatesInFile.length, "row")} ${verb} an address of an earlier row:`);
+    for (const { line, email, firstLine } of plan.duplicatesInFile)
+      lines.push(`  line ${line}: ${email} (as line ${firstLine})`);
+  }
+  if (plan.refused.length > 0) {
+    lines.push(`${plural(plan.refused.length, "row")} refused, not imported:`);
+    for (const { line, text, reason } of plan.refused) lines.push(`  line ${line}: ${JSON.stringify(text)}: ${reason}`);
+  }
+  if (outcome.failed.length > 0) {
+    lines.push(
+      `${plural(outcome.failed.length, "row")} could not be written; run the same import again to add ` +
+        `${outcome.failed.length === 1 ? "it" : "them"} (what was written is not written twice):`,
+    );
+    for (const { line, email, error } of outcome.failed) lines.push(`  line ${line}: ${email}: ${error}`);
+  }
+  if (dryRun) lines.push("Dry run: nothing written.");
+  return `${lines.join("\n")}\n`;
+}
+
+/** 0 when every row was imported, already on the list, a repeat, or named as refused; 1 when a write failed. */
+export const importExitCode = (outcome: ImportOutcome): number => (outcome.failed.length > 0 ? 1 : 0);
