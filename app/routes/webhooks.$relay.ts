@@ -3,6 +3,7 @@ import { readBoundedBody } from "~/newsletter/webhooks/body.server";
 import { deliverEvents, describeCounts } from "~/newsletter/webhooks/deliver.server";
 import { configuredRelay, handleWebhook } from "~/newsletter/webhooks/handler.server";
 import { MAX_WEBHOOK_BODY_BYTES } from "~/newsletter/webhooks/limits";
+import { createTokenMemory } from "~/newsletter/webhooks/mailgun.server";
 import { createRecentEvents } from "~/newsletter/webhooks/recent-events";
 import { getSuppressionSink } from "~/newsletter/webhooks/sink.server";
 import { createSnsNetwork } from "~/newsletter/webhooks/sns-network.server";
@@ -14,6 +15,7 @@ import { resourceResponse } from "~/utils/resource-response.server";
 // present only while its variable is set.
 const sns = createSnsNetwork();
 const recent = createRecentEvents();
+const mailgunTokens = createTokenMemory();
 
 const STATUS_TEXT: Record<number, string> = {
   200: "OK",
@@ -53,6 +55,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     settings: env,
     now: new Date(),
     sns,
+    mailgunTokens,
   });
   if (answer.status !== 200) {
     // The reason is a fixed phrase of ours (never a secret, never the body); throttled per relay and reason.

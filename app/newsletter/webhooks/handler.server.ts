@@ -1,7 +1,7 @@
 // One request to /webhooks/<relay>, from its headers and raw body to an HTTP status and the events it carries. No
 // store here: the route hands the events on (sink.server.ts). Verification comes before anything acts on the body.
 import { parseBrevo, verifyBrevo } from "./brevo.server";
-import { parseMailgun, verifyMailgun } from "./mailgun.server";
+import { parseMailgun, verifyMailgun, type TokenMemory } from "./mailgun.server";
 import { parsePostmark, verifyPostmark } from "./postmark.server";
 import { parseResend, verifyResend } from "./resend.server";
 import { parseSesNotification } from "./ses.server";
@@ -18,6 +18,8 @@ export interface WebhookInput {
   settings: WebhookSettings;
   now: Date;
   sns: SnsNetwork;
+  /** Mailgun's signature tokens taken lately: a signature is good for one request (mailgun.server.ts). */
+  mailgunTokens?: TokenMemory;
 }
 
 export type WebhookAnswer =
@@ -62,7 +64,7 @@ export async function handleWebhook(input: WebhookInput): Promise<WebhookAnswer>
     case "mailgun": {
       // The signature is inside the body: a body that is no JSON object is malformed rather than unsigned.
       if (!jsonObject(body)) return { status: 400, relay, reason: "not a JSON object" };
-      const refusal = verifyMailgun(body, secret, now);
+      const refusal = verifyMailgun(body, secret, now, input.mailgunTokens);
       return refusal ? refused(refusal) : answer(parseMailgun(body, now));
     }
     case "ses":

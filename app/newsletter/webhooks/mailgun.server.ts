@@ -5,8 +5,32 @@ import { TIMESTAMP_TOLERANCE_SECONDS } from "./resend.server";
 import { addressOf, detailLine, events, isObject, jsonObject, text, timeOf, unreadable } from "./text";
 import type { Parsed, Refusal, RelayEvent } from "./types";
 
+/**
+ * The tokens of the signatures taken in the last five minutes. Mailgun's signature covers its timestamp and token, not
+ * the event: a signature seen once (on the wire, in a log) could be put on another event while it is fresh. Each token
+ * is taken once, so such a copy is refused unless it arrives before the original (Mailgun's scheme allows no better).
+ */
+export function createTokenMemory(capacity = 10_000) {
+  const seen = new Map<string, number>();
+  return {
+    /** Whether `token` is new; remembers it until it is too old to be signed fresh anyway. */
+    firstUse(token: string, now: Date): boolean {
+      const at = now.getTime();
+      for (const [old, time] of seen) {
+        if (at - time <= 2 * TIMESTAMP_TOLERANCE_SECONDS * 1000 && seen.size < capacity) break;
+        seen.delete(old);
+      }
+      if (seen.has(token)) return false;
+      seen.set(token, at);
+      return true;
+    },
+  };
+}
+
+export type TokenMemory = ReturnType<typeof createTokenMemory>;
+
 /** Checks the signature in a Mailgun body; `null` when it is Mailgun's. An unreadable body has no signature. */
-export function verifyMailgun(body: string, signingKey: string, now: Date): Refusal | null {
+export function verifyMailgun(body: string, signingKey: string, now: Date, tokens?: TokenMemory): Refusal | null {
   const payload = jsonObject(body);
   const signature = payload && isObject(payload.signature) ? payload.signature : null;
   if (!signature) return "no signature";
@@ -20,7 +44,8 @@ export function verifyMailgun(body: string, signingKey: string, now: Date): Refu
   }
   if (!/^[0-9a-f]{64}$/i.test(given)) return "signature does not match";
   const expected = createHmac("sha256", signingKey).update(`${timestamp}${token}`, "utf8").digest();
-  return timingSafeEqual(Buffer.from(given, "hex"), expected) ? null : "signature does not match";
+  if (!timingSafeEqual(Buffer.from(given, "hex"), expected)) return "signature does not match";
+  return !tokens || tokens.firstUse(token, now) ? null : "signature already used";
 }
 
 /**
