@@ -111,7 +111,7 @@ describe("parseEnv", () => {
   it("reads the relays' webhook settings, each unset by default", () => {
     const settings = {
       RESEND_WEBHOOK_SECRET: `whsec_${Buffer.alloc(24, 7).toString("base64")}`,
-      POSTMARK_WEBHOOK_AUTH: "postmark:pa55:word",
+      POSTMARK_WEBHOOK_AUTH: "postmark:pa55:a word",
       MAILGUN_WEBHOOK_SIGNING_KEY: "0123456789abcdef0123456789abcdef",
       BREVO_WEBHOOK_AUTH: "brevo:secret",
       SES_WEBHOOK_TOPIC_ARN: "arn:aws:sns:eu-west-1:123456789012:ses-bounces",
@@ -186,6 +186,7 @@ describe("parseEnv", () => {
       ["Resend secret too short", { RESEND_WEBHOOK_SECRET: "whsec_c2hvcnQ=" }, "RESEND_WEBHOOK_SECRET must be"],
       ["Postmark without a colon", { POSTMARK_WEBHOOK_AUTH: "justapassword" }, "POSTMARK_WEBHOOK_AUTH must be user:"],
       ["Postmark without password", { POSTMARK_WEBHOOK_AUTH: "user:" }, "POSTMARK_WEBHOOK_AUTH must be user:"],
+      ["Postmark blank password", { POSTMARK_WEBHOOK_AUTH: "user:   " }, "POSTMARK_WEBHOOK_AUTH must be user:"],
       ["Brevo without a colon", { BREVO_WEBHOOK_AUTH: "brevo" }, "BREVO_WEBHOOK_AUTH must be user:password"],
       ["Mailgun key with a space", { MAILGUN_WEBHOOK_SIGNING_KEY: "key with spaces" }, "MAILGUN_WEBHOOK_SIGNING_KEY"],
       ["SES not an ARN", { SES_WEBHOOK_TOPIC_ARN: "ses-bounces" }, "SES_WEBHOOK_TOPIC_ARN must be the SNS topic's ARN"],

@@ -10,8 +10,8 @@ export function standardWebhooksKey(secret: string): Buffer | null {
   return key.length >= 24 && key.length <= 64 ? key : null;
 }
 
-/** `user:password`, both parts present: HTTP Basic credentials the owner also gives the relay. */
-export const isUserPassword = (value: string): boolean => /^[^:\s]+:\S+$/.test(value);
+/** `user:password`, both parts present (the password may hold spaces and colons): what the owner gives the relay. */
+export const isUserPassword = (value: string): boolean => /^[^:\s]+:(?=.*\S).+$/.test(value);
 
 /** A Mailgun webhook signing key: one word, long enough to be a key rather than a placeholder. */
 export const isSigningKey = (value: string): boolean => /^\S{16,}$/.test(value);
