@@ -104,6 +104,18 @@ describe("Brevo events", () => {
     });
   });
 
+  it("the same event delivered twice has the same event id, even without Brevo's timestamps", () => {
+    const record = JSON.parse(fixtureText("brevo", "soft-bounce"));
+    for (const body of [
+      JSON.stringify(record),
+      JSON.stringify({ ...record, ts_event: undefined, ts_epoch: undefined }),
+    ]) {
+      const first = parseBrevo(body, NOW);
+      const again = parseBrevo(body, new Date(NOW.getTime() + 600_000));
+      expect(first.ok && again.ok && first.events[0]!.eventId === again.events[0]!.eventId).toBe(true);
+    }
+  });
+
   it("reads a batch (an array of events)", () => {
     const batch = `[${fixtureText("brevo", "hard-bounce")},${fixtureText("brevo", "delivered")},${fixtureText("brevo", "spam")}]`;
     expect(kinds(parseBrevo(batch, NOW))).toEqual([

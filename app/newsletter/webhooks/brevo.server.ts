@@ -33,7 +33,9 @@ export function parseBrevo(body: string, now: Date): Parsed {
       const at = timeOf(record.ts_event ?? record.date, now);
       const messageId = text(record["message-id"]) ?? "";
       const detail = detailLine(`Brevo ${name}`, text(record.reason));
-      return [{ kind, email, detail, eventId: `brevo:${name}:${messageId}:${email}:${at.getTime()}`, at }];
+      // Brevo's own time of the event, never ours: a retried delivery must have the same id.
+      const when = String(record.ts_event ?? record.ts_epoch ?? record.date ?? "");
+      return [{ kind, email, detail, eventId: `brevo:${name}:${messageId}:${email}:${when}`, at }];
     }),
   );
 }
