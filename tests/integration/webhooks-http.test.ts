@@ -15,6 +15,7 @@ import {
   resendHeaders,
   sesNotification,
   TOPIC_ARN,
+  type TestSigner,
 } from "../support/webhook-signing";
 
 const RELAYS = ["resend", "postmark", "mailgun", "brevo", "ses"];
@@ -29,7 +30,9 @@ const SETTINGS = {
 const harness = serverHarness("portfolio-webhooks-");
 let configured: ServerProcess;
 let bare: ServerProcess;
+let attacker: TestSigner;
 beforeAll(async () => {
+  attacker = makeSigner();
   [configured, bare] = await Promise.all([harness.start(SETTINGS), harness.start()]);
 });
 afterAll(() => harness.cleanup());
@@ -88,7 +91,7 @@ describe("with every relay configured", () => {
       () => ({
         // Signed, but with a certificate from elsewhere: refused before anything is fetched.
         body: JSON.stringify(
-          sesNotification("bounce-permanent", makeSigner(), { SigningCertURL: "https://127.0.0.1/cert.pem" }),
+          sesNotification("bounce-permanent", attacker, { SigningCertURL: "https://127.0.0.1/cert.pem" }),
         ),
         headers: {},
       }),
