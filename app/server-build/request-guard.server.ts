@@ -4,6 +4,7 @@ import { logField, warnThrottled } from "~/utils/log.server";
 import { MAX_DISCARD_BYTES, MAX_DRAIN_BYTES } from "~/utils/read-form.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
 import { staticPage } from "~/server-build/static-page.server";
+import { isWebhookTarget, MAX_WEBHOOK_BODY_BYTES } from "~/newsletter/webhooks/limits";
 
 // Bounds on what one request may ask of the server before Remix sees it (docs/decisions/007-request-bounds.md).
 // Our longest real URL is an unsubscribe link (~70 characters) and our deepest path has one segment.
@@ -31,6 +32,10 @@ export function checkTarget(target: string): Refusal | null {
   }
   return null;
 }
+
+/** The declared body size a post to `target` may have: a relay's webhook report is far smaller than a form's bound. */
+export const maxBodyBytes = (target: string): number =>
+  isWebhookTarget(target) ? MAX_WEBHOOK_BODY_BYTES : MAX_BODY_BYTES;
 
 /** Remix's lazy route discovery endpoint (v3_lazyRouteDiscovery): `?p=<path>` for each path the browser may visit. */
 const ROUTE_DISCOVERY_PATH = "/__manifest";
@@ -152,7 +157,7 @@ export function createRequestGuard({ trustProxy, siteUrl, isHttps }: RequestGuar
 
     if (req.method === "POST") {
       const declared = Number(req.headers["content-length"] ?? "0");
-      if (!(declared <= MAX_BODY_BYTES)) return { status: 413, reason: "body too large" };
+      if (!(declared <= maxBodyBytes(target))) return { status: 413, reason: "body too large" };
       const origin = req.headers.origin;
       const ownHosts = [host, siteHost];
       const forwardedHost = trustProxy ? firstValue(req.headers["x-forwarded-host"]) : undefined;

@@ -4,6 +4,12 @@ import { z } from "zod";
 import { parseBlueskyActor } from "../../supabase/functions/_shared/latest-post/bluesky.ts";
 import { parseMastodonProfile } from "../../supabase/functions/_shared/latest-post/mastodon.ts";
 import { webUrl } from "../../supabase/functions/_shared/latest-post/post.ts";
+import {
+  isSigningKey,
+  isSnsTopicArn,
+  isUserPassword,
+  standardWebhooksKey,
+} from "~/newsletter/webhooks/settings.server";
 
 // An empty value (e.g. `docker run -e SUPABASE_URL=`) means "not set", not "set to nothing".
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
@@ -139,6 +145,31 @@ const envSchema = z
     MAIL_MAX_PER_HOUR: integer(1, 1_000_000, 100),
     // 0: no pacing (benchmarks, a relay without limits).
     MAIL_RATE_PER_SECOND: integer(0, 100_000, 2),
+    // The relays' bounce and complaint webhooks (docs/newsletter.md): each unset one's endpoint answers 404.
+    RESEND_WEBHOOK_SECRET: optional(
+      z
+        .string()
+        .refine(
+          (value) => standardWebhooksKey(value) !== null,
+          "must be the webhook's signing secret, whsec_ and base64",
+        )
+        .optional(),
+    ),
+    POSTMARK_WEBHOOK_AUTH: optional(
+      z.string().refine(isUserPassword, "must be user:password, the webhook's Basic auth credentials").optional(),
+    ),
+    MAILGUN_WEBHOOK_SIGNING_KEY: optional(
+      z.string().refine(isSigningKey, "must be Mailgun's HTTP webhook signing key (one word)").optional(),
+    ),
+    BREVO_WEBHOOK_AUTH: optional(
+      z.string().refine(isUserPassword, "must be user:password, the credentials in the webhook's URL").optional(),
+    ),
+    SES_WEBHOOK_TOPIC_ARN: optional(
+      z
+        .string()
+        .refine(isSnsTopicArn, "must be the SNS topic's ARN, such as arn:aws:sns:eu-west-1:123456789012:ses-bounces")
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {

@@ -108,6 +108,19 @@ describe("parseEnv", () => {
     expect(() => parseEnv(production({ BACKUP_KEEP: value }))).toThrow(/^Invalid environment: BACKUP_KEEP /);
   });
 
+  it("reads the relays' webhook settings, each unset by default", () => {
+    const settings = {
+      RESEND_WEBHOOK_SECRET: `whsec_${Buffer.alloc(24, 7).toString("base64")}`,
+      POSTMARK_WEBHOOK_AUTH: "postmark:pa55:a word",
+      MAILGUN_WEBHOOK_SIGNING_KEY: "0123456789abcdef0123456789abcdef",
+      BREVO_WEBHOOK_AUTH: "brevo:secret",
+      SES_WEBHOOK_TOPIC_ARN: "arn:aws:sns:eu-west-1:123456789012:ses-bounces",
+    };
+    expect(parseEnv(production(settings))).toMatchObject(settings);
+    const unset = parseEnv(production());
+    for (const name of Object.keys(settings)) expect(unset[name as keyof typeof unset]).toBeUndefined();
+  });
+
   it("treats an empty or blank value as unset", () => {
     const env = parseEnv(production({ PORT: "", SUPABASE_URL: " ", SUPABASE_ANON_KEY: "", ALLOW_INDEXING: "" }));
     expect(env.PORT).toBe(3000);
@@ -168,6 +181,20 @@ describe("parseEnv", () => {
       ],
       ["ALLOW_INDEXING", { ALLOW_INDEXING: "nope" }, "ALLOW_INDEXING must be true or false"],
       ["PERF_TWEAKS", { PERF_TWEAKS: "false" }, "PERF_TWEAKS must be on or off"],
+      ["Resend secret without whsec_", { RESEND_WEBHOOK_SECRET: "c2VjcmV0" }, "RESEND_WEBHOOK_SECRET must be"],
+      ["Resend secret not base64", { RESEND_WEBHOOK_SECRET: "whsec_not base64!" }, "RESEND_WEBHOOK_SECRET must be"],
+      ["Resend secret too short", { RESEND_WEBHOOK_SECRET: "whsec_c2hvcnQ=" }, "RESEND_WEBHOOK_SECRET must be"],
+      ["Postmark without a colon", { POSTMARK_WEBHOOK_AUTH: "justapassword" }, "POSTMARK_WEBHOOK_AUTH must be user:"],
+      ["Postmark without password", { POSTMARK_WEBHOOK_AUTH: "user:" }, "POSTMARK_WEBHOOK_AUTH must be user:"],
+      ["Postmark blank password", { POSTMARK_WEBHOOK_AUTH: "user:   " }, "POSTMARK_WEBHOOK_AUTH must be user:"],
+      ["Brevo without a colon", { BREVO_WEBHOOK_AUTH: "brevo" }, "BREVO_WEBHOOK_AUTH must be user:password"],
+      ["Mailgun key with a space", { MAILGUN_WEBHOOK_SIGNING_KEY: "key with spaces" }, "MAILGUN_WEBHOOK_SIGNING_KEY"],
+      ["SES not an ARN", { SES_WEBHOOK_TOPIC_ARN: "ses-bounces" }, "SES_WEBHOOK_TOPIC_ARN must be the SNS topic's ARN"],
+      [
+        "SES another service's ARN",
+        { SES_WEBHOOK_TOPIC_ARN: "arn:aws:sqs:eu-west-1:123456789012:bounces" },
+        "SES_WEBHOOK_TOPIC_ARN must be",
+      ],
     ])("%s", (_label, extra, expected) => {
       const lines = problems(production(extra));
       expect(lines).toHaveLength(1);
@@ -185,6 +212,8 @@ describe("parseEnv", () => {
     it("never prints the value, which may be a secret", () => {
       const lines = problems(production({ SESSION_SECRET: "hunter2-is-my-secret" }));
       expect(lines.join("\n")).not.toContain("hunter2");
+      const webhook = problems(production({ POSTMARK_WEBHOOK_AUTH: "hunter2isnotcredentials" }));
+      expect(webhook.join("\n")).not.toContain("hunter2");
     });
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { checkTarget, crossSiteVerdict, isValidHost, MAX_PATH_SEGMENTS } from "~/server-build/request-guard.server";
+import { MAX_WEBHOOK_BODY_BYTES } from "~/newsletter/webhooks/limits";
+import {
+  checkTarget,
+  crossSiteVerdict,
+  isValidHost,
+  MAX_PATH_SEGMENTS,
+  maxBodyBytes,
+} from "~/server-build/request-guard.server";
+import { MAX_DRAIN_BYTES } from "~/utils/read-form.server";
 
 describe("checkTarget", () => {
   it.each(["/", "/?index", "/unsubscribe?token=3f1e2d4c-5b6a-4789-8abc-def012345678", "/build/root-ABC.js", "/%C3%A9"])(
@@ -80,5 +88,15 @@ describe("crossSiteVerdict", () => {
     ["not a url", "refuse"],
   ] as const)("without Fetch Metadata, Origin %s: %s", (origin, verdict) => {
     expect(crossSiteVerdict({ secFetchSite: undefined, origin, ownHosts })).toBe(verdict);
+  });
+});
+
+describe("maxBodyBytes", () => {
+  it("bounds a relay's webhook post at 256 KiB and every other post at the form bound", () => {
+    expect(MAX_WEBHOOK_BODY_BYTES).toBe(256 * 1024);
+    expect(maxBodyBytes("/webhooks/resend")).toBe(MAX_WEBHOOK_BODY_BYTES);
+    expect(maxBodyBytes("/webhooks/ses?x=1")).toBe(MAX_WEBHOOK_BODY_BYTES);
+    expect(maxBodyBytes("/?index")).toBe(MAX_DRAIN_BYTES);
+    expect(maxBodyBytes("/webhooksx")).toBe(MAX_DRAIN_BYTES);
   });
 });

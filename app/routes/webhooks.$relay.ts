@@ -1,0 +1,77 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { readBoundedBody } from "~/newsletter/webhooks/body.server";
+import { deliverEvents, describeCounts } from "~/newsletter/webhooks/deliver.server";
+import { configuredRelay, handleWebhook } from "~/newsletter/webhooks/handler.server";
+import { MAX_WEBHOOK_BODY_BYTES } from "~/newsletter/webhooks/limits";
+import { createTokenMemory } from "~/newsletter/webhooks/mailgun.server";
+import { createRecentEvents } from "~/newsletter/webhooks/recent-events";
+import { getSuppressionSink } from "~/newsletter/webhooks/sink.server";
+import { createSnsNetwork } from "~/newsletter/webhooks/sns-network.server";
+import { env } from "~/utils/env.server";
+import { describeError, warnThrottled } from "~/utils/log.server";
+import { resourceResponse } from "~/utils/resource-response.server";
+
+// The relays' bounce and complaint reports (docs/newsletter.md, "Bounces and complaints"); one endpoint per relay,
+// present only while its variable is set.
+const sns = createSnsNetwork();
+const recent = createRecentEvents();
+const mailgunTokens = createTokenMemory();
+
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  400: "Bad Request",
+  401: "Unauthorized",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  413: "Payload Too Large",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+};
+
+const reply = (request: Request, status: number, headers: Record<string, string> = {}) =>
+  resourceResponse(request, `${STATUS_TEXT[status] ?? status}\n`, {
+    type: "text/plain; charset=utf-8",
+    cacheControl: "no-store",
+    status,
+    headers,
+  });
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  // Relays only post; a browser (or a probe) finds nothing to read.
+  return configuredRelay(params.relay ?? "", env) ? reply(request, 405, { Allow: "POST" }) : reply(request, 404);
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const name = params.relay ?? "";
+  if (!configuredRelay(name, env)) return reply(request, 404);
+  const body = await readBoundedBody(request, MAX_WEBHOOK_BODY_BYTES);
+  if (body.kind === "too-large") return reply(request, 413, { Connection: "close" });
+  if (body.kind !== "text") return reply(request, 400);
+
+  const answer = await handleWebhook({
+    relay: name,
+    headers: request.headers,
+    body: body.text,
+    settings: env,
+    now: new Date(),
+    sns,
+    mailgunTokens,
+  });
+  if (answer.status !== 200) {
+    // The reason is a fixed phrase of ours (never a secret, never the body); throttled per relay and reason.
+    warnThrottled(`Webhook ${name}: answered ${answer.status} (${answer.reason})`);
+    return reply(request, answer.status);
+  }
+  if (answer.note) console.log(`Webhook ${name}: ${answer.note}`);
+  if (answer.events.length === 0) return reply(request, 200);
+
+  const sink = getSuppressionSink();
+  if (!sink) return reply(request, 503, { "Retry-After": "600" });
+  const delivery = await deliverEvents(answer.events, sink, recent);
+  if (!delivery.ok) {
+    warnThrottled(`Webhook ${name}: the subscriber list failed (${describeError(delivery.error)}): answered 503`);
+    return reply(request, 503, { "Retry-After": "60" });
+  }
+  console.log(`Webhook ${name}: ${describeCounts(delivery.counts)}`);
+  return reply(request, 200);
+}

@@ -1,0 +1,183 @@
+// The relays' webhook endpoints on the production server. No subscriber list is wired to them yet (the composition
+// root will call provideSuppressionSink), so a verified bounce answers 503 here; what this file holds is everything
+// before that: 404 while unset, 401 for a bad signature, 400 for a body that is none, 413 past 256 KiB.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverHarness, type ServerProcess } from "../support/production-server";
+import {
+  basicAuth,
+  BREVO_AUTH,
+  fixtureText,
+  MAILGUN_KEY,
+  mailgunBody,
+  makeSigner,
+  POSTMARK_AUTH,
+  RESEND_SECRET,
+  resendHeaders,
+  sesNotification,
+  TOPIC_ARN,
+  type TestSigner,
+} from "../support/webhook-signing";
+
+const RELAYS = ["resend", "postmark", "mailgun", "brevo", "ses"];
+const SETTINGS = {
+  RESEND_WEBHOOK_SECRET: RESEND_SECRET,
+  POSTMARK_WEBHOOK_AUTH: POSTMARK_AUTH,
+  MAILGUN_WEBHOOK_SIGNING_KEY: MAILGUN_KEY,
+  BREVO_WEBHOOK_AUTH: BREVO_AUTH,
+  SES_WEBHOOK_TOPIC_ARN: TOPIC_ARN,
+};
+
+const harness = serverHarness("portfolio-webhooks-");
+let configured: ServerProcess;
+let bare: ServerProcess;
+let attacker: TestSigner;
+beforeAll(async () => {
+  attacker = makeSigner();
+  [configured, bare] = await Promise.all([harness.start(SETTINGS), harness.start()]);
+});
+afterAll(() => harness.cleanup());
+
+const seconds = () => Math.floor(Date.now() / 1000);
+const post = (server: ServerProcess, relay: string, body: BodyInit, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/webhooks/${relay}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body,
+  });
+
+describe("while a relay's variable is unset", () => {
+  it.each(RELAYS)("/webhooks/%s answers 404 to a post and to a GET", async (relay) => {
+    const body = fixtureText("resend", "bounced");
+    expect((await post(bare, relay, body, resendHeaders(body, seconds()))).status).toBe(404);
+    expect((await fetch(`${bare.url}/webhooks/${relay}`)).status).toBe(404);
+  });
+});
+
+describe("with every relay configured", () => {
+  it("a GET is 405, a relay we do not know 404", async () => {
+    const get = await fetch(`${configured.url}/webhooks/resend`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+    expect((await post(configured, "sendgrid", "{}")).status).toBe(404);
+  });
+
+  it.each([
+    [
+      "resend",
+      () => {
+        const body = fixtureText("resend", "bounced");
+        const other = `whsec_${Buffer.from("an-attacker-guessed-this-key-0123").toString("base64")}`;
+        return { body, headers: resendHeaders(body, seconds(), "msg_1", other) };
+      },
+    ],
+    [
+      "resend, stale",
+      () => {
+        const body = fixtureText("resend", "bounced");
+        return { body, headers: resendHeaders(body, seconds() - 600) };
+      },
+    ],
+    [
+      "postmark",
+      () => ({
+        body: fixtureText("postmark", "hard-bounce"),
+        headers: { Authorization: basicAuth("postmark-hook:guess") },
+      }),
+    ],
+    ["mailgun", () => ({ body: mailgunBody("permanent-failure", seconds(), "not-the-key-0123456789"), headers: {} })],
+    ["brevo", () => ({ body: fixtureText("brevo", "hard-bounce"), headers: {} })],
+    [
+      "ses",
+      () => ({
+        // Signed, but with a certificate from elsewhere: refused before anything is fetched.
+        body: JSON.stringify(
+          sesNotification("bounce-permanent", attacker, { SigningCertURL: "https://127.0.0.1/cert.pem" }),
+        ),
+        headers: {},
+      }),
+    ],
+  ])("%s: a bad or missing signature is 401", async (label, request) => {
+    const { body, headers } = request();
+    const response = await post(configured, label.split(",")[0]!, body, headers);
+    expect(response.status).toBe(401);
+  });
+
+  it.each([
+    ["mailgun", "not json", {}],
+    ["postmark", "[1]", { Authorization: basicAuth(POSTMARK_AUTH) }],
+    ["brevo", "{", { Authorization: basicAuth(BREVO_AUTH) }],
+    ["ses", '{"Type":"Notification"}', {}],
+  ])("%s: a body that is none is 400", async (relay, body, headers) => {
+    expect((await post(configured, relay, body, headers)).status).toBe(400);
+  });
+
+  it("a body that is not UTF-8 is 400", async () => {
+    const body = new Uint8Array([0x7b, 0xff, 0x7d]);
+    expect((await post(configured, "postmark", body, { Authorization: basicAuth(POSTMARK_AUTH) })).status).toBe(400);
+  });
+
+  it("a body over 256 KiB is 413, declared or streamed", async () => {
+    const big = "x".repeat(256 * 1024 + 1);
+    expect((await post(configured, "resend", big)).status).toBe(413);
+    const streamed = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let sent = 0; sent < 300 * 1024; sent += 16 * 1024) controller.enqueue(new Uint8Array(16 * 1024));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${configured.url}/webhooks/brevo`, {
+      method: "POST",
+      headers: { Authorization: basicAuth(BREVO_AUTH) },
+      body: streamed,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    // Exactly 256 KiB is still read (and, being no JSON, refused as such).
+    const atLimit = await post(configured, "postmark", " ".repeat(256 * 1024), {
+      Authorization: basicAuth(POSTMARK_AUTH),
+    });
+    expect(atLimit.status).toBe(400);
+  });
+
+  it("a verified event with nothing to suppress is 200", async () => {
+    const body = fixtureText("resend", "delivered");
+    expect((await post(configured, "resend", body, resendHeaders(body, seconds(), "msg_delivered"))).status).toBe(200);
+    const open = fixtureText("postmark", "open");
+    expect((await post(configured, "postmark", open, { Authorization: basicAuth(POSTMARK_AUTH) })).status).toBe(200);
+  });
+
+  it.each([
+    [
+      "resend",
+      () => {
+        const body = fixtureText("resend", "bounced");
+        return { body, headers: resendHeaders(body, seconds(), "msg_bounce") };
+      },
+    ],
+    [
+      "postmark",
+      () => ({ body: fixtureText("postmark", "spam-complaint"), headers: { Authorization: basicAuth(POSTMARK_AUTH) } }),
+    ],
+    ["mailgun", () => ({ body: mailgunBody("complained", seconds()), headers: {} })],
+    ["brevo", () => ({ body: fixtureText("brevo", "hard-bounce"), headers: { Authorization: basicAuth(BREVO_AUTH) } })],
+  ])(
+    "%s: a verified bounce or complaint is 503 while no subscriber list is wired (the relay retries)",
+    async (relay, request) => {
+      const { body, headers } = request();
+      const response = await post(configured, relay, body, headers);
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).not.toBeNull();
+    },
+  );
+
+  it("the log says why, once, and never holds a secret or an address", async () => {
+    await configured.waitForOutput("provideSuppressionSink");
+    const output = configured.output();
+    expect(output.match(/provideSuppressionSink/g)).toHaveLength(1);
+    expect(output).toContain("Webhook resend: answered 401 (signature does not match)");
+    for (const secret of [RESEND_SECRET, RESEND_SECRET.slice(6), "c0rrect horse", "battery-staple", MAILGUN_KEY]) {
+      expect(output).not.toContain(secret);
+    }
+    expect(output).not.toContain("gone@example.net");
+  });
+});

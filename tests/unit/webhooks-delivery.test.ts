@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { readBoundedBody } from "~/newsletter/webhooks/body.server";
+import { deliverEvents, describeCounts } from "~/newsletter/webhooks/deliver.server";
+import { createRecentEvents } from "~/newsletter/webhooks/recent-events";
+import {
+  getSuppressionSink,
+  provideSuppressionSink,
+  type SinkOutcome,
+  type SuppressionSink,
+} from "~/newsletter/webhooks/sink.server";
+import type { RelayEvent } from "~/newsletter/webhooks/types";
+
+/** A list of readers the way the interface promises it behaves: suppression is for good, unknown addresses untouched. */
+function listOf(addresses: string[]) {
+  const readers = new Map(addresses.map((email) => [email, { suppressed: null as string | null, soft: 0 }]));
+  const calls: string[] = [];
+  const sink: SuppressionSink = {
+    async suppress(email, reason) {
+      calls.push(`suppress ${email} ${reason}`);
+      const reader = readers.get(email);
+      if (!reader) return "unknown";
+      if (reader.suppressed) return "already";
+      reader.suppressed = reason;
+      return "suppressed";
+    },
+    async softBounce(email) {
+      calls.push(`soft ${email}`);
+      const reader = readers.get(email);
+      if (!reader) return "unknown";
+      if (reader.suppressed) return "already";
+      reader.soft += 1;
+      if (reader.soft < 3) return "counted";
+      reader.suppressed = "bounced";
+      return "suppressed" satisfies SinkOutcome;
+    },
+  };
+  return { sink, readers, calls };
+}
+
+const event = (kind: RelayEvent["kind"], email: string, eventId: string): RelayEvent => ({
+  kind,
+  email,
+  detail: "relay words",
+  eventId,
+  at: new Date("2026-11-27T07:10:00Z"),
+});
+
+describe("deliverEvents", () => {
+  it("hands each event to the list and counts what it did; an unknown address changes nothing", async () => {
+    const { sink, readers } = listOf(["gone@example.net", "annoyed@example.org"]);
+    const delivery = await deliverEvents(
+      [
+        event("bounced", "gone@example.net", "1"),
+        event("complained", "annoyed@example.org", "2"),
+        event("bounced", "stranger@example.com", "3"),
+      ],
+      sink,
+      createRecentEvents(),
+    );
+    expect(delivery.ok && describeCounts(delivery.counts)).toBe(
+      "1 bounced suppressed, 1 complained suppressed, 1 bounced unknown",
+    );
+    expect(readers.get("gone@example.net")!.suppressed).toBe("bounced");
+    expect(readers.get("annoyed@example.org")!.suppressed).toBe("complained");
+    expect(readers.has("stranger@example.com")).toBe(false);
+  });
+
+  it("the same event delivered twice reaches the list once: a soft bounce is not counted twice", async () => {
+    const { sink, readers, calls } = listOf(["full@example.net"]);
+    const recent = createRecentEvents();
+    const soft = event("soft-bounce", "full@example.net", "ses:feedback-1:full@example.net");
+    await deliverEvents([soft], sink, recent);
+    const again = await deliverEvents([soft], sink, recent);
+    expect(again.ok && describeCounts(again.counts)).toBe("1 soft-bounce repeated");
+    expect(readers.get("full@example.net")!.soft).toBe(1);
+    expect(calls).toEqual(["soft full@example.net"]);
+  });
+
+  it("a failing list stops the delivery, and the failed event is tried again next time", async () => {
+    const { sink, calls } = listOf(["gone@example.net"]);
+    const recent = createRecentEvents();
+    const failing: SuppressionSink = { ...sink, suppress: () => Promise.reject(new Error("database is locked")) };
+    const bounce = event("bounced", "gone@example.net", "1");
+    const failed = await deliverEvents([bounce, event("complained", "gone@example.net", "2")], failing, recent);
+    expect(failed.ok).toBe(false);
+    const retried = await deliverEvents([bounce], sink, recent);
+    expect(retried.ok && describeCounts(retried.counts)).toBe("1 bounced suppressed");
+    expect(calls).toEqual(["suppress gone@example.net bounced"]);
+  });
+
+  it("says so when there was nothing to do", () => {
+    expect(describeCounts({})).toBe("nothing to do");
+  });
+});
+
+describe("createRecentEvents", () => {
+  it("remembers the last ids up to its capacity, the oldest forgotten first", () => {
+    const recent = createRecentEvents(2);
+    recent.add("a");
+    recent.add("b");
+    recent.add("a");
+    recent.add("c");
+    expect([recent.has("a"), recent.has("b"), recent.has("c")]).toEqual([true, false, true]);
+  });
+});
+
+describe("provideSuppressionSink", () => {
+  afterEach(() => provideSuppressionSink(null));
+
+  it("until the composition root provides the list, there is none, said once in the log", () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(getSuppressionSink()).toBeNull();
+    expect(getSuppressionSink()).toBeNull();
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(String(error.mock.calls[0]![0])).toContain("provideSuppressionSink");
+    error.mockRestore();
+    const { sink } = listOf([]);
+    provideSuppressionSink(sink);
+    expect(getSuppressionSink()).toBe(sink);
+  });
+});
+
+describe("readBoundedBody", () => {
+  const streamed = (chunks: Uint8Array[], pulled: { count: number }) =>
+    new Request("http://localhost/webhooks/resend", {
+      method: "POST",
+      duplex: "half",
+      body: new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const chunk = chunks[pulled.count++];
+          if (chunk) controller.enqueue(chunk);
+          else controller.close();
+        },
+      }),
+    } as RequestInit);
+
+  it("reads a body within the limit as text", async () => {
+    const request = new Request("http://localhost/", { method: "POST", body: '{"é":1}' });
+    expect(await readBoundedBody(request, 1024)).toEqual({ kind: "text", text: '{"é":1}' });
+  });
+
+  it("refuses a body past the limit that declares no length, reading on only to drop the rest", async () => {
+    const pulled = { count: 0 };
+    const chunks = Array.from({ length: 8 }, () => new Uint8Array(1000));
+    expect(await readBoundedBody(streamed(chunks, pulled), 2500)).toEqual({ kind: "too-large" });
+  });
+
+  it("refuses a declared length past the limit without keeping anything", async () => {
+    const request = new Request("http://localhost/", {
+      method: "POST",
+      body: "x".repeat(3000),
+      headers: { "Content-Length": "3000" },
+    });
+    expect(await readBoundedBody(request, 2500)).toEqual({ kind: "too-large" });
+  });
+
+  it("calls a body that is not UTF-8 what it is", async () => {
+    const request = new Request("http://localhost/", { method: "POST", body: new Uint8Array([0x7b, 0xff, 0xfe]) });
+    expect(await readBoundedBody(request, 1024)).toEqual({ kind: "not-utf8" });
+  });
+});
