@@ -110,7 +110,10 @@ export function assessDkim({ selector, domain, privateKey, txt }: DkimInputs): F
     };
   }
   const name = `${selector}._domainkey.${domain}`;
-  const publish = privateKey ? `Publish a TXT record at ${name}: "${dkimRecordFor(privateKey)}".` : undefined;
+  const value = privateKey ? dkimRecordFor(privateKey) : "";
+  // A TXT string holds 255 characters: a 2048-bit key's record is longer, and some DNS hosts want it cut by hand.
+  const long = value.length > 255 ? " (if your DNS host asks, as two quoted strings one after the other)" : "";
+  const publish = privateKey ? `Publish a TXT record at ${name}${long}: "${value}".` : undefined;
   if (failed(txt)) return { topic, status: "fix", says: `the lookup of ${name} failed: ${txt.error}.` };
   const found = txt.records.find((value) => /(^|;)\s*p\s*=/.test(value));
   if (!found) {
