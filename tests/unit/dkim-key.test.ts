@@ -63,7 +63,10 @@ describe("DKIM settings", () => {
 
   it("stop the start with a line naming the variable, never the key", () => {
     // A line of the key's body lost (a bad copy and paste): the PEM frame is intact, its content is not.
-    const broken = rsa.split("\n").filter((_, index) => index !== 3).join("\n");
+    const broken = rsa
+      .split("\n")
+      .filter((_, index) => index !== 3)
+      .join("\n");
     const message = envError({ DKIM_SELECTOR: "s1", DKIM_PRIVATE_KEY: broken });
     expect(message).toMatch(/^Invalid environment: DKIM_PRIVATE_KEY is not a PEM private key/);
     expect(message).not.toContain(rsa.split("\n")[1]);
