@@ -10,6 +10,7 @@ import {
   isUserPassword,
   standardWebhooksKey,
 } from "~/newsletter/webhooks/settings.server";
+import { dkimProblem } from "~/mail/dkim.server";
 
 // An empty value (e.g. `docker run -e SUPABASE_URL=`) means "not set", not "set to nothing".
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
@@ -170,6 +171,38 @@ const envSchema = z
         .refine(isSnsTopicArn, "must be the SNS topic's ARN, such as arn:aws:sns:eu-west-1:123456789012:ses-bounces")
         .optional(),
     ),
+    // Replies to updates (and only updates) go there: the owner's own inbox, when MAIL_FROM is a no-reply.
+    MAIL_REPLY_TO: optional(
+      z.string().refine(isMailFrom, "must be an address such as `Name <me@example.com>` or me@example.com").optional(),
+    ),
+    // Optional DKIM signing of every mail (app/mail/dkim.server.ts checks the key below).
+    DKIM_DOMAIN: optional(
+      z
+        .string()
+        .regex(
+          /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i,
+          "must be a domain such as example.com",
+        )
+        .optional(),
+    ),
+    DKIM_SELECTOR: optional(
+      z
+        .string()
+        .regex(/^[a-z0-9](?:[a-z0-9._-]{0,62})$/i, "must be a DNS label such as mail2026")
+        .optional(),
+    ),
+    DKIM_PRIVATE_KEY: optional(z.string().optional()),
+    DKIM_PRIVATE_KEY_FILE: optional(z.string().optional()),
+    // For tests and special setups: the DNS server `npm run newsletter -- check` asks (host:port), not the system's.
+    DNS_RESOLVER: optional(
+      z
+        .string()
+        .regex(
+          /^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-f:.]+\](?::\d{1,5})?)$/i,
+          "must be an IP address with an optional port, such as 127.0.0.1:5353 or [::1]:53",
+        )
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {
@@ -186,6 +219,8 @@ const envSchema = z
         message: "is required when SMTP_URL names a relay (e.g. `Name <updates@example.com>`)",
       });
     }
+    const dkim = dkimProblem(env);
+    if (dkim) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [dkim.variable], message: dkim.message });
     if (Boolean(env.SUPABASE_URL) !== Boolean(env.SUPABASE_ANON_KEY)) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,

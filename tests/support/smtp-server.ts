@@ -54,7 +54,8 @@ export interface TestSmtpServer {
 
 const smtpError = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
 
-export async function startSmtpServer(options: { port?: number } = {}): Promise<TestSmtpServer> {
+/** `startTls`: offer STARTTLS in the EHLO answer (smtp-server's own self-signed certificate), as most relays do. */
+export async function startSmtpServer(options: { port?: number; startTls?: boolean } = {}): Promise<TestSmtpServer> {
   const mails: ReceivedMail[] = [];
   const refusals: { address: string; code: number }[] = [];
   const rejected = new Map<string, { code: number; text: string }>();
@@ -67,7 +68,7 @@ export async function startSmtpServer(options: { port?: number } = {}): Promise<
   const settings: SMTPServerOptions = {
     authOptional: true,
     allowInsecureAuth: true,
-    disabledCommands: ["STARTTLS"],
+    disabledCommands: options.startTls ? [] : ["STARTTLS"],
     logger: false,
     // down() must drop open (pooled) connections at once, as a relay that goes away does.
     closeTimeout: 100,
