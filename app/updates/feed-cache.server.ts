@@ -5,8 +5,10 @@ import { createHash } from "node:crypto";
 import { challenge } from "~/content/site";
 import { FEED_ENTRIES, updatesFeedXml } from "~/updates/feed.server";
 import { startOfDay } from "~/updates/update-view.server";
-import { allUpdates, publishedUpdates, type Update } from "~/updates/updates.server";
+import { isPublished } from "~/updates/publication.server";
+import { allUpdates, type Update } from "~/updates/updates.server";
 import { matchesEtag } from "~/utils/http-fields.server";
+import { challengeToday } from "~/utils/today.server";
 
 export type FeedAnswer = {
   body: string;
@@ -18,14 +20,17 @@ export type FeedAnswer = {
 
 let cached: { source: Update[]; key: string; answer: FeedAnswer } | null = null;
 
+/** The feed at `now` of the updates read from disk (once per process in production, on every call elsewhere). */
+export const currentFeed = (now: Date = new Date()): FeedAnswer => feedOf(allUpdates(), now);
+
 /**
- * The feed at `now`. Built again only when the list read from disk is another one (each call under `npm run dev`,
- * never in production) or when what the feed shows changes (an update's day began); an identical body keeps its
- * validators, so a client's copy stays valid across midnight.
+ * The feed of `source` (every update, newest first, as allUpdates gives it) at `now`. Built again only for another
+ * source (under `npm run dev`, each call; in production, never) or when what the feed shows changes (an update's day
+ * began); an identical body keeps its validators, so a client's copy stays valid across midnight.
  */
-export function currentFeed(now: Date = new Date()): FeedAnswer {
-  const source = allUpdates();
-  const shown = publishedUpdates(now).slice(0, FEED_ENTRIES);
+export function feedOf(source: Update[], now: Date): FeedAnswer {
+  const { today } = challengeToday(now).days;
+  const shown = source.filter((update) => isPublished(update, today)).slice(0, FEED_ENTRIES);
   const key = shown.map((update) => update.name).join("\n");
   if (cached && cached.source === source && cached.key === key) return cached.answer;
   // With no update yet, the feed is as old as the challenge.

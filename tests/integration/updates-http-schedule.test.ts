@@ -14,7 +14,10 @@ afterAll(() => harness.cleanup());
 function folder(files: Record<string, string[]>): string {
   const dir = harness.scratchDir();
   for (const [name, fields] of Object.entries(files)) {
-    writeFileSync(path.join(dir, `${name}.md`), ["---", `title: Title of ${name}`, ...fields, "---", "", name].join("\n"));
+    writeFileSync(
+      path.join(dir, `${name}.md`),
+      ["---", `title: Title of ${name}`, ...fields, "---", "", name].join("\n"),
+    );
   }
   return dir;
 }

@@ -181,7 +181,7 @@ describe("/updates/feed.xml", () => {
     const again = await get("/updates/feed.xml");
     expect([again.headers.get("etag"), await again.text()]).toEqual([etag, body]);
 
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { "If-None-Match": etag },
       { "If-None-Match": `W/${etag}, "other"` },
       { "If-Modified-Since": lastModified },
@@ -193,7 +193,7 @@ describe("/updates/feed.xml", () => {
       expect(response.headers.get("etag")).toBe(etag);
       expect(response.headers.get("cache-control")).toBe("public, max-age=3600");
     }
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { "If-None-Match": '"another"' },
       // If-None-Match decides when both are sent (RFC 9110 §13.2.2).
       { "If-None-Match": '"another"', "If-Modified-Since": lastModified },

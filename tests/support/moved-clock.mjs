@@ -5,7 +5,10 @@
 // that exists only for tests: without this preload (production, npm start, Docker) the clock is the real one.
 // Timers are left alone (they run on the monotonic clock).
 const RealDate = Date;
-const instants = (process.env.MOVED_CLOCK ?? "").split(",").filter(Boolean).map((text) => RealDate.parse(text));
+const instants = (process.env.MOVED_CLOCK ?? "")
+  .split(",")
+  .filter(Boolean)
+  .map((text) => RealDate.parse(text));
 if (instants.length === 0 || instants.some((instant) => Number.isNaN(instant))) {
   throw new Error(`moved-clock.mjs: MOVED_CLOCK must list ISO times, got ${JSON.stringify(process.env.MOVED_CLOCK)}`);
 }
