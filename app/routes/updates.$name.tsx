@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
-import { StatusPage } from "~/components/status-page";
+import { useLoaderData } from "@remix-run/react";
 import { owner } from "~/content/site";
-import { findUpdate, renderUpdateHtml } from "~/updates/updates.server";
+import { findPublishedUpdate, renderUpdateHtml } from "~/updates/updates.server";
+import { UpdatesErrorBoundary } from "~/updates/updates-error";
 import { UpdatesFrame } from "~/updates/updates-frame";
 import { updatesPageMeta } from "~/updates/update-meta.server";
 import { frameProps, updatesPageHeaders, updateNotFound } from "~/updates/updates-page.server";
@@ -10,10 +10,10 @@ import { listItem } from "~/updates/update-view.server";
 import type { loader as rootLoader } from "~/root";
 
 export function loader({ params, request }: LoaderFunctionArgs) {
-  const update = findUpdate(params.name ?? "");
-  // A draft is no page: the same 404 as a name that never was.
-  if (!update || update.draft) updateNotFound(request);
   const now = new Date();
+  // A draft, or an update whose day has not begun in Brussels, is no page: the same 404 as a name that never was.
+  const update = findPublishedUpdate(params.name ?? "", now);
+  if (!update) updateNotFound(request);
   const item = listItem(update);
   return {
     update: item,
@@ -41,11 +41,17 @@ export const headers = updatesPageHeaders;
 // raw HTML, script, style or javascript: link through; the classes style the elements it produces.
 const PROSE =
   "mt-8 text-lg leading-relaxed text-ink-body [&_a]:text-link [&_a]:underline [&_a]:underline-offset-4 " +
-  "[&_blockquote]:border-l-4 [&_blockquote]:border-edge-strong [&_blockquote]:pl-4 [&_blockquote]:italic " +
-  "[&_code]:rounded [&_code]:bg-surface-muted [&_code]:px-1 [&_h2]:mt-10 [&_h2]:text-2xl [&_h2]:font-bold " +
+  "[&_blockquote]:mt-6 [&_blockquote]:rounded-r-lg [&_blockquote]:border-l-4 [&_blockquote]:border-edge-strong " +
+  "[&_blockquote]:bg-surface-muted [&_blockquote]:py-2 [&_blockquote]:pl-4 [&_blockquote]:pr-4 " +
+  "[&_blockquote]:italic [&_blockquote>:first-child]:mt-0 " +
+  "[&_code]:rounded [&_code]:bg-surface-muted [&_code]:px-1 [&_code]:font-mono [&_code]:text-[0.9em] " +
+  "[&_h2]:mt-10 [&_h2]:text-2xl [&_h2]:font-bold " +
   "[&_h2]:text-ink [&_h3]:mt-8 [&_h3]:text-xl [&_h3]:font-bold [&_h3]:text-ink [&_h4]:mt-6 [&_h4]:font-bold " +
+  "[&_h5]:mt-6 [&_h5]:font-semibold [&_h6]:mt-6 [&_h6]:font-semibold " +
   "[&_hr]:my-8 [&_hr]:border-edge [&_li]:mt-2 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-4 " +
-  "[&_pre]:mt-4 [&_pre]:overflow-x-auto [&_pre]:rounded-lg [&_pre]:bg-surface-muted [&_pre]:p-4 [&_table]:mt-4 " +
+  "[&_pre]:mt-4 [&_pre]:overflow-x-auto [&_pre]:rounded-lg [&_pre]:border [&_pre]:border-edge " +
+  "[&_pre]:bg-surface-muted [&_pre]:p-4 [&_pre]:text-base [&_pre_code]:bg-transparent [&_pre_code]:p-0 " +
+  "[&_table]:mt-4 " +
   "[&_td]:border [&_td]:border-edge [&_td]:px-3 [&_td]:py-1 [&_th]:border [&_th]:border-edge [&_th]:px-3 " +
   "[&_th]:py-1 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6";
 
@@ -69,10 +75,4 @@ export default function UpdatePage() {
   );
 }
 
-const NotFound = () => <StatusPage heading="404" text="Oops! Page not found" notFound />;
-
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
-  throw error;
-}
+export const ErrorBoundary = UpdatesErrorBoundary;

@@ -6,11 +6,12 @@ import { updatesPageMeta } from "~/updates/update-meta.server";
 import { frameProps, updatesPageHeaders } from "~/updates/updates-page.server";
 import { listItem } from "~/updates/update-view.server";
 import { owner } from "~/content/site";
+import { UpdatesErrorBoundary } from "~/updates/updates-error";
 
 export function loader(_args: LoaderFunctionArgs) {
   const now = new Date();
   return {
-    updates: publishedUpdates().map(listItem),
+    updates: publishedUpdates(now).map(listItem),
     frame: frameProps(now),
     meta: updatesPageMeta(now, {
       title: `Updates · ${owner.name}`,
@@ -57,3 +58,5 @@ export default function UpdatesList() {
     </UpdatesFrame>
   );
 }
+
+export const ErrorBoundary = UpdatesErrorBoundary;

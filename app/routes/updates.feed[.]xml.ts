@@ -1,18 +1,17 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { challenge } from "~/content/site";
-import { FEED_TYPE, updatesFeedXml } from "~/updates/feed.server";
-import { startOfDay } from "~/updates/update-view.server";
-import { publishedUpdates } from "~/updates/updates.server";
-import { isHttps, resourceHeaders } from "~/utils/security-headers.server";
+import { currentFeed, notModified } from "~/updates/feed-cache.server";
+import { FEED_TYPE } from "~/updates/feed.server";
+import { resourceResponse } from "~/utils/resource-response.server";
 
+// Readers poll the feed: it is built once for what it shows (app/updates/feed-cache.server.ts), and a reader whose
+// copy is current gets a 304 without a body.
 export function loader({ request }: LoaderFunctionArgs) {
-  // With no update yet, the feed is as old as the challenge.
-  const body = updatesFeedXml(publishedUpdates(), startOfDay(challenge.startDate));
-  return new Response(body, {
-    headers: {
-      ...resourceHeaders(isHttps(request)),
-      "Content-Type": `${FEED_TYPE}; charset=utf-8`,
-      "Cache-Control": "public, max-age=3600",
-    },
-  });
+  const feed = currentFeed();
+  const answer = {
+    type: `${FEED_TYPE}; charset=utf-8`,
+    cacheControl: "public, max-age=3600",
+    headers: { ETag: feed.etag, "Last-Modified": feed.lastModified },
+  };
+  if (notModified(request.headers, feed)) return resourceResponse(request, null, { ...answer, status: 304 });
+  return resourceResponse(request, feed.body, answer);
 }

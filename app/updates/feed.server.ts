@@ -3,7 +3,7 @@ import { owner } from "~/content/site";
 import { renderUpdateHtml } from "~/updates/markdown.server";
 import { FEED_PATH, FEED_TYPE } from "~/updates/feed-path";
 import type { Update } from "~/updates/update-files.server";
-import { startOfDay, updatePath } from "~/updates/update-view.server";
+import { updatePath, writtenAt } from "~/updates/update-view.server";
 
 export { FEED_PATH, FEED_TYPE } from "~/updates/feed-path";
 
@@ -15,12 +15,18 @@ const xml = (text: string) => text.replace(NOT_XML, "").replace(/[&<>"']/g, (cha
 
 const absolute = (path: string) => new URL(path, owner.siteUrl).toString();
 
+/**
+ * The newest updates a feed holds: what readers poll for is what is new; older ones stay on /updates. Twenty is what
+ * common feeds keep, and bounds the feed's size (at most 20 × 256 KiB of Markdown) however long the challenge runs.
+ */
+export const FEED_ENTRIES = 20;
+
 /** The feed's title, also the `<link rel="alternate">`'s. */
 export const feedTitle = `${owner.name} · Updates`;
 
 function entry(update: Update): string {
   const url = absolute(updatePath(update.name));
-  const updated = startOfDay(update.date);
+  const updated = writtenAt(update);
   return [
     "  <entry>",
     `    <id>${xml(url)}</id>`,
@@ -28,15 +34,18 @@ function entry(update: Update): string {
     `    <link rel="alternate" type="text/html" href="${xml(url)}"/>`,
     `    <published>${updated}</published>`,
     `    <updated>${updated}</updated>`,
+    // Each entry names its author, so that readers that show entries alone (newsboat) do not show it blank.
+    `    <author><name>${xml(owner.name)}</name></author>`,
     ...(update.summary ? [`    <summary>${xml(update.summary)}</summary>`] : []),
     `    <content type="html">${xml(renderUpdateHtml(update.markdown))}</content>`,
     "  </entry>",
   ].join("\n");
 }
 
-/** The feed of `updates` (published ones, newest first). With none, a valid feed without entries. */
-export function updatesFeedXml(updates: Update[], fallbackUpdated: string): string {
-  const updated = updates[0] ? startOfDay(updates[0].date) : fallbackUpdated;
+/** The feed of `updates` (published ones, newest first): the newest FEED_ENTRIES. With none, a valid empty feed. */
+export function updatesFeedXml(all: Update[], fallbackUpdated: string): string {
+  const updates = all.slice(0, FEED_ENTRIES);
+  const updated = updates[0] ? writtenAt(updates[0]) : fallbackUpdated;
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',

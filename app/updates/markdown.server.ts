@@ -57,10 +57,11 @@ renderer.rules.image = (tokens, index) => {
   return `<a href="${markdown.utils.escapeHtml(href)}"${rel}>${label}</a>`;
 };
 
-// The page's title is its only h1: the update's own headings start at h2.
+// Headings keep the level the owner wrote (`##` is h2, as on the page, in the feed and in the mail), under the
+// page's title, its only h1: a `#` heading becomes h2 too.
 renderer.rules.heading_open = (tokens, index, options, _env, self) => {
   const token = tokens[index] as Token;
-  token.tag = `h${Math.min(6, Number(token.tag.slice(1)) + 1)}`;
+  token.tag = `h${Math.max(2, Number(token.tag.slice(1)))}`;
   return self.renderToken(tokens, index, options);
 };
 renderer.rules.heading_close = renderer.rules.heading_open;

@@ -12,6 +12,8 @@ export type Update = {
   date: string;
   title: string;
   summary?: string;
+  /** HH:MM (Europe/Brussels), optional: orders updates of the same day. */
+  time?: string;
   draft: boolean;
   /** The body after the front matter. */
   markdown: string;
@@ -30,10 +32,15 @@ const NAME = /^(\d{4})-(\d{2})-(\d{2})-([a-z0-9]+(?:-[a-z0-9]+)*)$/;
 const MAX_FILE_BYTES = 256 * 1024;
 const MAX_TITLE = 200;
 const MAX_SUMMARY = 500;
-const FIELDS = new Set(["title", "summary", "draft"]);
+const FIELDS = new Set(["title", "summary", "draft", "time"]);
 // A title becomes a mail's Subject and a page's <title>: one line, no control characters.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// Characters that reorder or hide text: a title with U+202E reads backwards in a Subject line (a spoofed name or
+// address), a zero-width one makes two titles that look equal differ. Bidi controls (embeddings, overrides, isolates,
+// marks) and zero-width characters; no title or summary needs them.
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/u;
+const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 
 /** Whether `name` looks like an update's name (the only names findUpdate ever looks up). */
 export const isUpdateName = (name: string): boolean => name.length <= 120 && NAME.test(name);
@@ -79,6 +86,11 @@ function oneLine(file: string, field: string, value: unknown, max: number): stri
     throw new UpdateFileError(file, field, "must be a non-empty text");
   }
   if (CONTROL.test(value)) throw new UpdateFileError(file, field, "must be one line without control characters");
+  const invisible = INVISIBLE.exec(value)?.[0];
+  if (invisible !== undefined) {
+    const code = `U+${invisible.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    throw new UpdateFileError(file, field, `must not contain invisible or text-direction characters (${code} found)`);
+  }
   if (value.length > max) throw new UpdateFileError(file, field, `must be at most ${max} characters`);
   return value.trim();
 }
@@ -88,7 +100,9 @@ export function parseUpdateFile(file: string, text: string): Update {
   const { name, date } = nameAndDate(file);
   const { fields, markdown } = frontMatter(file, text.replace(/^\uFEFF/, ""));
   for (const key of Object.keys(fields)) {
-    if (!FIELDS.has(key)) throw new UpdateFileError(file, key, "is not a field of an update (title, summary, draft)");
+    if (!FIELDS.has(key)) {
+      throw new UpdateFileError(file, key, "is not a field of an update (title, summary, draft, time)");
+    }
   }
   if (!("title" in fields)) throw new UpdateFileError(file, "title", "is missing");
   const title = oneLine(file, "title", fields.title, MAX_TITLE);
@@ -97,12 +111,34 @@ export function parseUpdateFile(file: string, text: string): Update {
     throw new UpdateFileError(file, "draft", "must be true or false");
   }
   const draft = fields.draft === true;
-  return { name, date, title, ...(summary === undefined ? {} : { summary }), draft, markdown };
+  const time = fields.time == null ? undefined : timeOfDay(file, fields.time);
+  return {
+    name,
+    date,
+    title,
+    ...(summary === undefined ? {} : { summary }),
+    ...(time === undefined ? {} : { time }),
+    draft,
+    markdown,
+  };
 }
 
-/** Newest first; on the same day, by name (descending), so the order never depends on the disk. */
-export const newestFirst = (a: Update, b: Update): number =>
-  a.date === b.date ? (a.name < b.name ? 1 : a.name > b.name ? -1 : 0) : a.date < b.date ? 1 : -1;
+/** `time: 18:30` (YAML 1.2 reads it as text), as HH:MM. */
+function timeOfDay(file: string, value: unknown): string {
+  const match = typeof value === "string" ? TIME.exec(value.trim()) : null;
+  if (!match) throw new UpdateFileError(file, "time", "must be HH:MM (24-hour clock, Europe/Brussels), e.g. 18:30");
+  return `${match[1]!.padStart(2, "0")}:${match[2]}`;
+}
+
+/**
+ * Newest first. On the same day the owner's order: the later `time:` first (an update without one counts as written
+ * at 00:00), then the file name (descending: name same-day files so that they sort in writing order, e.g. -1-, -2-).
+ * Never the disk's order.
+ */
+export function newestFirst(a: Update, b: Update): number {
+  const [left, right] = [`${a.date} ${a.time ?? "00:00"} ${a.name}`, `${b.date} ${b.time ?? "00:00"} ${b.name}`];
+  return left < right ? 1 : left > right ? -1 : 0;
+}
 
 /**
  * Every update in `folder` (drafts included), newest first. A missing folder has none. Files not ending in `.md`

@@ -1,6 +1,6 @@
 // What the pages, the feed and the sitemap say about an update besides its body: its date in words, the challenge's
 // day it was written on, its address. Pure: no disk, no clock.
-import { ChronoUnit, LocalDate, ZoneId } from "@js-joda/core";
+import { ChronoUnit, LocalDate, LocalTime, ZoneId } from "@js-joda/core";
 import "@js-joda/timezone";
 import { challenge } from "~/content/site";
 import type { Update } from "~/updates/update-files.server";
@@ -48,6 +48,17 @@ export function challengeDayOn(date: string, startDate: string = challenge.start
 /** The first instant of `date` in the challenge's time zone, as an RFC 3339 time (the feed's `updated`). */
 export function startOfDay(date: string, timeZone: string = challenge.timeZone): string {
   const instant = LocalDate.parse(date).atStartOfDay(ZoneId.of(timeZone)).toInstant();
+  return new Date(instant.toEpochMilli()).toISOString().replace(".000Z", "Z");
+}
+
+/**
+ * When the update was written, as an RFC 3339 time (the feed's `published`): its `time:` on its date in Brussels, or
+ * the start of that day without one. A time the clocks skip (02:30 on the spring change) moves forward an hour.
+ */
+export function writtenAt(update: Pick<Update, "date" | "time">, timeZone: string = challenge.timeZone): string {
+  if (update.time === undefined) return startOfDay(update.date, timeZone);
+  const local = LocalDate.parse(update.date).atTime(LocalTime.parse(update.time));
+  const instant = local.atZone(ZoneId.of(timeZone)).toInstant();
   return new Date(instant.toEpochMilli()).toISOString().replace(".000Z", "Z");
 }
 

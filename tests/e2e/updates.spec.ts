@@ -43,6 +43,25 @@ test.describe("the list and the pages", () => {
     await expect(page).toHaveURL(at("/updates"));
   });
 
+  test("an update's ## is an h2 under its title, its quote and its code are set apart", async ({ page }) => {
+    await visit(page, at(`/updates/${PUBLISHED[0]}`));
+    const article = page.locator("article");
+    await expect(article.getByRole("heading", { level: 2 })).toHaveText(["A heading of the owner's"]);
+    const style = (selector: string) =>
+      article.locator(selector).evaluate((element) => {
+        const computed = getComputedStyle(element);
+        return { border: computed.borderLeftWidth, background: computed.backgroundColor, font: computed.fontFamily };
+      });
+    const page_ = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const quote = await style("blockquote");
+    expect(quote.border).toBe("4px");
+    expect(quote.background).not.toBe(page_);
+    const code = await style("pre");
+    expect(code.background).not.toBe(page_);
+    expect(code.font).toMatch(/mono/i);
+    expect((await style("p > code")).background).not.toBe(page_);
+  });
+
   test("'Get Updates' on an update page opens the sign-up dialog", async ({ page }) => {
     await visit(page, at(`/updates/${PUBLISHED[2]}`));
     await page.getByRole("button", { name: "Get Updates" }).click();

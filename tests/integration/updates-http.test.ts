@@ -162,6 +162,48 @@ describe("/updates/feed.xml", () => {
     expect(hostile).not.toMatch(/<script|<iframe|<[a-z][^>]*\s(style|on[a-z]+)=|href="\s*javascript:/i);
     expect(hostile).toContain("&lt;script&gt;");
     expect(entries).toHaveLength(3);
+    // Each entry names its author (RFC 4287 §4.2.1), the owner of app/content/site.ts.
+    expect(entries.map((entry) => (entry.author as Record<string, string>).name)).toEqual(
+      PUBLISHED.map(() => "Alex Placeholder"),
+    );
+    // The update's `##` is an h2 in the feed as on the page.
+    expect((entries[0]!.content as Record<string, string>)["#text"]).toContain("<h2>A heading of the owner's</h2>");
+  });
+
+  it("answers a second request with its ETag, or its Last-Modified, with 304 and no body", async () => {
+    const first = await get("/updates/feed.xml");
+    const body = await first.text();
+    const etag = first.headers.get("etag")!;
+    const lastModified = first.headers.get("last-modified")!;
+    // Strong, and the same for the same feed.
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(new Date(lastModified).toUTCString()).toBe(lastModified);
+    const again = await get("/updates/feed.xml");
+    expect([again.headers.get("etag"), await again.text()]).toEqual([etag, body]);
+
+    for (const headers of <Record<string, string>[]>[
+      { "If-None-Match": etag },
+      { "If-None-Match": `W/${etag}, "other"` },
+      { "If-Modified-Since": lastModified },
+      { "If-Modified-Since": new Date(Date.parse(lastModified) + 60_000).toUTCString() },
+    ]) {
+      const response = await get("/updates/feed.xml", { headers });
+      expect(response.status, JSON.stringify(headers)).toBe(304);
+      expect(await response.text()).toBe("");
+      expect(response.headers.get("etag")).toBe(etag);
+      expect(response.headers.get("cache-control")).toBe("public, max-age=3600");
+    }
+    for (const headers of <Record<string, string>[]>[
+      { "If-None-Match": '"another"' },
+      // If-None-Match decides when both are sent (RFC 9110 §13.2.2).
+      { "If-None-Match": '"another"', "If-Modified-Since": lastModified },
+      { "If-Modified-Since": new Date(Date.parse(lastModified) - 1_000).toUTCString() },
+      { "If-Modified-Since": "not a date" },
+    ]) {
+      const response = await get("/updates/feed.xml", { headers });
+      expect(response.status, JSON.stringify(headers)).toBe(200);
+      expect(await response.text()).toBe(body);
+    }
   });
 });
 

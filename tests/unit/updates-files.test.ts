@@ -50,8 +50,47 @@ describe("parseUpdateFile", () => {
     ["2025-10-01-x.md", "---\ntitle: t\ntitel: typo\n---\n", "titel is not a field of an update"],
     ["2025-10-01-x.md", "---\ntitle: t\ntitle: u\n---\n", "front matter is not valid YAML"],
     ["2025-10-01-x.md", "---\ntitle: &a t\nsummary: *a\n---\n", "front matter is not valid YAML"],
+    ["2025-10-01-x.md", "---\ntitle: t\ntime: 25:00\n---\n", "2025-10-01-x.md: time must be HH:MM"],
+    ["2025-10-01-x.md", "---\ntitle: t\ntime: 9h30\n---\n", "time must be HH:MM (24-hour clock, Europe/Brussels)"],
+    ["2025-10-01-x.md", "---\ntitle: t\ntime: 930\n---\n", "time must be HH:MM"],
   ])("%s with %j: %s", (file, text, message) => {
     expect(errorOf(() => parseUpdateFile(file, text))).toContain(message);
+  });
+});
+
+describe("titles and summaries refuse characters that reorder or hide text", () => {
+  // Bidi embeddings, overrides, isolates and marks; zero-width space, joiners, word joiner, a BOM inside the text.
+  const characters = [
+    ..."\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c",
+    ..."\u200b\u200c\u200d\u2060\ufeff",
+  ];
+  it.each(characters.map((character) => [character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")]))(
+    "U+%s, in the title and in the summary (quoted YAML escapes or raw)",
+    (code) => {
+      const raw = String.fromCodePoint(parseInt(code, 16));
+      expect(errorOf(() => parseUpdateFile("2025-10-01-x.md", `---\ntitle: "pay\\u${code}gpj.exe"\n---\n`))).toBe(
+        `Update file 2025-10-01-x.md: title must not contain invisible or text-direction characters (U+${code} found)`,
+      );
+      expect(errorOf(() => parseUpdateFile("2025-10-01-x.md", `---\ntitle: t\nsummary: a${raw}b\n---\n`))).toBe(
+        `Update file 2025-10-01-x.md: summary must not contain invisible or text-direction characters (U+${code} found)`,
+      );
+    },
+  );
+
+  it("keeps every other script and symbol, right-to-left text included", () => {
+    const title = "Café, 東京, עברית, العربية, emoji 🚀 – “quotes”";
+    expect(parseUpdateFile("2025-10-01-x.md", `---\ntitle: ${title}\nsummary: ${title}\n---\n`)).toMatchObject({
+      title,
+      summary: title,
+    });
+  });
+});
+
+describe("time: the owner's order within a day", () => {
+  it("reads HH:MM, quoted or not, as text; absent, there is none", () => {
+    expect(parseUpdateFile("2025-10-01-x.md", "---\ntitle: t\ntime: 18:30\n---\n").time).toBe("18:30");
+    expect(parseUpdateFile("2025-10-01-x.md", "---\ntitle: t\ntime: '7:05'\n---\n").time).toBe("07:05");
+    expect(parseUpdateFile("2025-10-01-x.md", good)).not.toHaveProperty("time");
   });
 });
 
@@ -80,6 +119,26 @@ describe("readUpdateFiles", () => {
       "2025-10-01-c",
       "2025-10-01-b",
       "2025-09-30-a",
+    ]);
+  });
+
+  it("orders a day's updates by time: (later first, none counts as 00:00), then by file name", () => {
+    const timed = (time: string) => `---\ntitle: T\ntime: "${time}"\n---\n`;
+    const dir = folder("same-day", {
+      "2025-10-01-a.md": good,
+      "2025-10-01-z-late.md": timed("23:00"),
+      "2025-10-01-b.md": good,
+      "2025-10-01-early.md": timed("08:00"),
+      "2025-10-02-next.md": good,
+      "2025-09-30-before.md": timed("23:59"),
+    });
+    expect(readUpdateFiles(dir).map((update) => update.name)).toEqual([
+      "2025-10-02-next",
+      "2025-10-01-z-late",
+      "2025-10-01-early",
+      "2025-10-01-b",
+      "2025-10-01-a",
+      "2025-09-30-before",
     ]);
   });
 
@@ -119,5 +178,16 @@ describe("npm run build's check (scripts/check-updates.mjs)", () => {
     const result = check(root);
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toBe("Update file 2025-10-01-bad.md: draft must be true or false");
+  });
+
+  it("fails on a title that reads backwards (U+202E), naming the file and the field", () => {
+    const dir = path.join(root, "bidi");
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, "2025-10-01-bidi.md"), "---\ntitle: Invoice \u202Efdp.exe\n---\n");
+    const result = check(dir);
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      "Update file 2025-10-01-bidi.md: title must not contain invisible or text-direction characters (U+202E found)",
+    );
   });
 });

@@ -9,6 +9,11 @@ describe("renderUpdateHtml", () => {
     expect(html).toMatch(/<ul>\s*<li>a<\/li>\s*<li>b<\/li>\s*<\/ul>/);
   });
 
+  it("keeps the owner's heading levels under the page's title: ## is h2, ### h3; # is h2 too (one h1 a page)", () => {
+    const html = renderUpdateHtml("## Two\n\n### Three\n\n#### Four\n\n###### Six\n\n# One\n");
+    expect(html).toBe("<h2>Two</h2>\n<h3>Three</h3>\n<h4>Four</h4>\n<h6>Six</h6>\n<h2>One</h2>\n");
+  });
+
   it("escapes raw HTML: no script, iframe or inline style reaches the page", () => {
     const html = renderUpdateHtml(
       '<script>alert(1)</script>\n\n<iframe src="https://evil.example"></iframe>\n\n<p style="color:red">red</p>\n\nInline <img src=x onerror=alert(1)> and <span style="x">s</span>.\n',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { challenge } from "~/content/site";
 import { challengeDays } from "~/utils/days.server";
-import { challengeDayOn, dateInWords, listItem, startOfDay } from "~/updates/update-view.server";
+import { challengeDayOn, dateInWords, listItem, startOfDay, writtenAt } from "~/updates/update-view.server";
 
 describe("an update's date", () => {
   it("in words", () => {
@@ -25,6 +25,14 @@ describe("an update's date", () => {
     expect(startOfDay("2025-12-01")).toBe("2025-11-30T23:00:00Z");
     // The day summer time ends: midnight is still UTC+2.
     expect(startOfDay("2025-10-26")).toBe("2025-10-25T22:00:00Z");
+  });
+
+  it("is written at its time: in Brussels, or at the start of the day without one", () => {
+    expect(writtenAt({ date: "2025-10-01", time: "18:30" })).toBe("2025-10-01T16:30:00Z");
+    expect(writtenAt({ date: "2025-12-01", time: "00:05" })).toBe("2025-11-30T23:05:00Z");
+    expect(writtenAt({ date: "2025-12-01" })).toBe("2025-11-30T23:00:00Z");
+    // 02:30 does not exist on the night the clocks go forward: an hour later, never an error.
+    expect(writtenAt({ date: "2026-03-29", time: "02:30" })).toBe("2026-03-29T01:30:00Z");
   });
 
   it("makes a list item with its path", () => {
