@@ -2,7 +2,9 @@
 // and, beside it, what our own server (server/index.mjs) and the owner's tools (scripts/subscribers.mjs) take from the
 // app. One build, so one copy of each module: the tools use the very store the server uses.
 import { owner } from "~/content/site";
-import { startServices, stopServices } from "~/server-build/services.server";
+import { subscriberTools } from "~/newsletter/admin/subscriber-admin.server";
+import { newsletterCommands } from "~/newsletter/send/newsletter-tool.server";
+import { services, startServices, stopServices } from "~/server-build/services.server";
 import { env } from "~/utils/env.server";
 import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/server-build/request-guard.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
@@ -45,7 +47,7 @@ export const requestGuard = (options: Pick<RequestGuardOptions, "isHttps">): Req
 export { answerServerError, reportFault, reportUnhandledRejection } from "~/server-build/server-error.server";
 
 /** The owner's update command (npm run newsletter). */
-export { newsletterTool } from "~/newsletter/send/newsletter-tool.server";
+export const newsletterTool = newsletterCommands(services);
 
 /** The owner's subscriber tools (npm run subscribers). */
-export { subscriberAdmin } from "~/newsletter/admin/subscriber-admin.server";
+export const subscriberAdmin = subscriberTools(services);

@@ -8,13 +8,15 @@ import { createMailTransport } from "~/mail/transport.server";
 import type { Reader } from "~/newsletter/list/subscriber-list.server";
 import { createProgressReporter, type ProgressOutput, type SendSummary } from "~/newsletter/send/progress.server";
 import { sendTestCopy, previewText } from "~/newsletter/send/send-test.server";
-import { CommandError, listToRead, updateToSend } from "~/newsletter/send/update-to-send.server";
+import { CommandError, type ListSource, listToRead, updateToSend } from "~/newsletter/send/update-to-send.server";
 import { updateComposer, updatePayload } from "~/newsletter/send/update-composer.server";
 import { env } from "~/utils/env.server";
 
 export { CommandError } from "~/newsletter/send/update-to-send.server";
 
 export interface SendOptions {
+  /** Where the list comes from (the build's services). */
+  lists: ListSource;
   test?: string;
   dryRun?: boolean;
   resendUncertain?: boolean;
@@ -109,7 +111,7 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
   const update = updateToSend(name, { test: options.test !== undefined });
   const settings = mailSettingsOf(env);
   if (options.test !== undefined) return sendTestCopy(update, options.test, settings, write);
-  const list = listToRead(env);
+  const list = listToRead(options.lists, env);
   if (options.dryRun) {
     const readers = await list.readers();
     write(previewText(update, readers.length, settings.from));

@@ -1,6 +1,5 @@
 // What a send needs before any mail: the update (a draft only as a test), and the list it goes to.
 import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
-import { services } from "~/server-build/services.server";
 import { allUpdates, type Update, updatesFolder } from "~/updates/updates.server";
 import type { Env } from "~/utils/env.server";
 
@@ -38,12 +37,20 @@ export function updateToSend(name: string, { test }: { test: boolean }): Update 
   return update;
 }
 
+/** Where the command's list comes from: the composition root (app/server-build/services.server.ts). */
+export interface ListSource {
+  readonly usesSupabase: boolean;
+  list(): SubscriberList;
+}
+
 /**
  * The list to read: the embedded one, or Supabase with the service role key given to this command only. Throws a
  * CommandError saying where the key goes when it is missing.
  */
-export function listToRead(settings: Pick<Env, "SUPABASE_URL" | "SUPABASE_SERVICE_ROLE_KEY">): SubscriberList {
-  const running = services();
+export function listToRead(
+  running: ListSource,
+  settings: Pick<Env, "SUPABASE_URL" | "SUPABASE_SERVICE_ROLE_KEY">,
+): SubscriberList {
   if (running.usesSupabase && (!settings.SUPABASE_URL || !settings.SUPABASE_SERVICE_ROLE_KEY)) {
     throw new CommandError(
       "The list lives in Supabase, and reading it takes the service role key, which only this command is given:\n" +
