@@ -9,7 +9,7 @@ import { ToastProvider, ToastRegion } from "~/components/toast";
 import { perfTweaksOn } from "~/perf/switch.server";
 import { WholeDocumentFirst } from "~/perf/whole-document-first";
 import { documentMetaAt } from "~/sharing/document-meta.server";
-import { isNoAnswer } from "~/newsletter/no-answer";
+import { isNoAnswer } from "~/newsletter/sign-up/no-answer";
 import { useNonce } from "~/utils/nonce";
 import { useHydrated } from "~/utils/use-hydrated";
 import stylesheet from "~/tailwind.css";

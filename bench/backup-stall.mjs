@@ -29,15 +29,15 @@ Object.assign(process.env, {
   SUPABASE_ANON_KEY: "",
 });
 const { subscriberAdmin, onShutdown } = await import(pathToFileURL(path.join(root, "build", "index.js")).href);
-/** @type {import("../app/newsletter/stores/sqlite.server").SqliteStore} */
-const store = subscriberAdmin.store();
+/** @type {import("../app/newsletter/list/sqlite/sqlite-list.server").SqliteList} */
+const store = subscriberAdmin.liveList();
 
 /** Fills the list up to `rows` through a connection of its own, in one transaction. @param {number} rows */
 function fillTo(rows) {
   const db = new DatabaseSync(store.file);
   const insert = db.prepare("insert into newsletter_subscribers (email, unsubscribe_token) values (?, ?)");
   db.exec("begin");
-  for (let i = store.count(); i < rows; i += 1) insert.run(`reader-${i}@example.com`, randomUUID());
+  for (let i = store.owner.count(); i < rows; i += 1) insert.run(`reader-${i}@example.com`, randomUUID());
   db.exec("commit");
   db.exec("pragma wal_checkpoint(truncate)");
   db.close();
@@ -71,7 +71,7 @@ async function measure(copy) {
   let attempted = 0;
   const ticker = setInterval(() => {
     const started = performance.now();
-    void store.subscribe(`during-${(signUps += 1)}@example.com`);
+    void store.signUp(`during-${(signUps += 1)}@example.com`);
     longestSignUp = Math.max(longestSignUp, performance.now() - started);
     attempted += 1;
   }, 1);
@@ -98,7 +98,7 @@ try {
     /** @type {[string, (target: string) => Promise<number>][]} */
     const copies = [
       ["VACUUM INTO (before)", (target) => Promise.resolve(vacuumInto(target))],
-      ["online backup (now)", (target) => store.backup(target)],
+      ["online backup (now)", (target) => store.owner.backup(target)],
     ];
     for (const [label, run] of copies) {
       const runs = [];

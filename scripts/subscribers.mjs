@@ -25,25 +25,11 @@ if (!command || command === "help" || command === "--help") fail(USAGE, command 
 
 const hooks = await loadBuild();
 const { subscriberAdmin } = hooks;
-if (subscriberAdmin.usesSupabase) {
-  fail(
-    [
-      "The list lives in Supabase (SUPABASE_URL is set), not in this server's embedded store.",
-      "Export it from the Supabase dashboard: Table Editor → newsletter_subscribers → Export → CSV, or in the SQL",
-      "editor: select email, created_at, state, confirmed_at, unsubscribe_token from newsletter_subscribers order by id;",
-      "One reader's whole record (what 'show' prints): supabase/queries/reader-record.sql in the SQL editor.",
-      "Remove an address there too. This tool never asks for the service key.",
-    ].join("\n"),
-    2,
-  );
-}
+if (subscriberAdmin.usesSupabase()) fail(subscriberAdmin.supabaseHint, 2);
 
 /** The live list, opened here rather than when the build loads: a file that cannot be opened says why itself. */
 function open() {
-  const store = subscriberAdmin.store();
-  // Null only with Supabase, which was answered above.
-  if (!store) return fail("The list lives in Supabase.", 2);
-  return store;
+  subscriberAdmin.open();
 }
 
 /** @param {number} n @param {string} one @param {string} [many] */
@@ -52,14 +38,16 @@ const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 try {
   switch (command) {
     case "count":
-      process.stdout.write(`${open().count()}\n`);
+      open();
+      process.stdout.write(`${subscriberAdmin.count()}\n`);
       {
         const { confirmed, pending } = subscriberAdmin.countByState();
         process.stderr.write(`${confirmed} confirmed, ${pending} pending\n`);
       }
       break;
     case "list":
-      for (const row of open().list()) {
+      open();
+      for (const row of subscriberAdmin.list()) {
         process.stdout.write(`${row.email}\t${row.createdAt}\t${row.state}\t${row.confirmedAt ?? ""}\n`);
       }
       break;

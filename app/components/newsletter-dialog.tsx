@@ -2,7 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import { emailField, type NewsletterReply } from "~/components/newsletter-field";
 import { TOAST_HOST_CLASS, useToastHost } from "~/components/toast";
-import { EMAIL_MAX_LENGTH } from "~/newsletter/email-length";
+import { EMAIL_MAX_LENGTH } from "~/newsletter/sign-up/email-length";
 
 // Layout effects run in the browser only; on the server React would warn that it cannot run them (development).
 const useHydrationLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;

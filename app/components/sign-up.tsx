@@ -1,7 +1,7 @@
 import { startTransition, useMemo, useRef, useState, type MouseEvent, type ReactNode, type RefObject } from "react";
 import { NewsletterDialog } from "~/components/lazy-newsletter-dialog";
 import type { NewsletterReply } from "~/components/newsletter-field";
-import { NEWSLETTER_ACTION, NEWSLETTER_DIALOG_ID, NEWSLETTER_FORM_ID } from "~/newsletter/form-names";
+import { NEWSLETTER_ACTION, NEWSLETTER_DIALOG_ID, NEWSLETTER_FORM_ID } from "~/newsletter/sign-up/form-names";
 
 /**
  * The props of a page's 'Get Updates' button, the same before and after hydration: without JavaScript it is the

@@ -1,6 +1,7 @@
 /**
  * The durable outbox: one SQLite file (`$DATA_DIR/mail-outbox.sqlite`, whichever store holds the list) that the web
- * server and the owner's commands both drain. One row per mail to send:
+ * server and the owner's commands both drain; it also holds the send lock and records (send-log.server.ts), so the
+ * mail's whole state is this one file. One row per mail to send:
  *
  *   kind       'confirm' (a reader's confirmation mail) or 'update' (an update to one reader)
  *   recipient  the address; ref: what it is about (the update's name; null for 'confirm'). (kind, ref, recipient)
@@ -18,28 +19,28 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import {
+  importOldSendLog,
+  OLD_SEND_LOG_FILE_NAME,
+  SEND_LOG_SCHEMA,
+  type SendLog,
+  sendLogOn,
+} from "~/mail/send-log.server";
+import {
+  type MailKind,
+  OUTBOX_STATES,
+  type OutboxRow,
+  type OutboxState,
+  type RawRow,
+  type RowFilter,
+  SCHEMA,
+  toRow,
+  where,
+} from "~/mail/outbox-table.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
 
-export type MailKind = "confirm" | "update";
-export type OutboxState = "queued" | "sending" | "sent" | "failed" | "skipped" | "uncertain";
-export const OUTBOX_STATES: readonly OutboxState[] = ["queued", "sending", "sent", "failed", "skipped", "uncertain"];
-
-export interface OutboxRow {
-  id: number;
-  kind: MailKind;
-  recipient: string;
-  ref: string | null;
-  payload: Record<string, unknown>;
-  state: OutboxState;
-  attempts: number;
-  nextAttemptAt: number;
-  lastError: string | null;
-  createdAt: number;
-  updatedAt: number;
-  sentAt: number | null;
-  claimedBy: string | null;
-  leaseUntil: number | null;
-}
+export { OUTBOX_STATES };
+export type { MailKind, OutboxRow, OutboxState, RowFilter };
 
 export interface NewMail {
   kind: MailKind;
@@ -50,15 +51,10 @@ export interface NewMail {
   notBefore?: number;
 }
 
-export interface RowFilter {
-  kind?: MailKind;
-  ref?: string;
-  state?: OutboxState;
-  recipient?: string;
-}
-
 export interface Outbox {
   readonly file: string;
+  /** The batch sends' lock and records, in this same file (send-log.server.ts). */
+  readonly sends: SendLog;
   /** Queues one mail; its id, or null when a row with the same (kind, ref, recipient) is already there. */
   enqueue(mail: NewMail, now?: number): number | null;
   /** Queues many in one transaction; how many were new. */
@@ -93,76 +89,6 @@ export interface Outbox {
   close(): void;
 }
 
-const SCHEMA = `
-  create table if not exists mail_outbox (
-    id integer primary key,
-    kind text not null check (kind in ('confirm', 'update')),
-    recipient text not null,
-    ref text,
-    payload text not null default '{}',
-    state text not null default 'queued'
-      check (state in ('queued', 'sending', 'sent', 'failed', 'skipped', 'uncertain')),
-    attempts integer not null default 0,
-    next_attempt_at integer not null,
-    last_error text,
-    created_at integer not null,
-    updated_at integer not null,
-    sent_at integer,
-    claimed_by text,
-    lease_until integer
-  );
-  create index if not exists mail_outbox_due on mail_outbox (state, next_attempt_at);
-  create unique index if not exists mail_outbox_once on mail_outbox (kind, ref, lower(recipient)) where ref is not null;
-  create index if not exists mail_outbox_recipient on mail_outbox (lower(recipient));
-`;
-
-interface RawRow {
-  id: number;
-  kind: MailKind;
-  recipient: string;
-  ref: string | null;
-  payload: string;
-  state: OutboxState;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
-  sent_at: number | null;
-  claimed_by: string | null;
-  lease_until: number | null;
-}
-
-const toRow = (raw: RawRow): OutboxRow => ({
-  id: raw.id,
-  kind: raw.kind,
-  recipient: raw.recipient,
-  ref: raw.ref,
-  payload: JSON.parse(raw.payload) as Record<string, unknown>,
-  state: raw.state,
-  attempts: raw.attempts,
-  nextAttemptAt: raw.next_attempt_at,
-  lastError: raw.last_error,
-  createdAt: raw.created_at,
-  updatedAt: raw.updated_at,
-  sentAt: raw.sent_at,
-  claimedBy: raw.claimed_by,
-  leaseUntil: raw.lease_until,
-});
-
-/** A where clause (and its values) for a filter; every value is bound, never spliced. */
-function where(filter: RowFilter = {}): { sql: string; values: string[] } {
-  const parts: [string, string | undefined][] = [
-    ["kind = ?", filter.kind],
-    ["ref = ?", filter.ref],
-    ["state = ?", filter.state],
-    ["lower(recipient) = lower(?)", filter.recipient],
-  ];
-  const used = parts.filter((part): part is [string, string] => part[1] !== undefined);
-  const values = used.map(([, value]) => value);
-  return { sql: used.length ? `where ${used.map(([clause]) => clause).join(" and ")}` : "", values };
-}
-
 export function openOutbox(file: string): Outbox {
   mkdirSync(path.dirname(file), { recursive: true });
   const db = new DatabaseSync(file);
@@ -171,6 +97,8 @@ export function openOutbox(file: string): Outbox {
   // Only a claim must reach the disk before its mail leaves (claim syncs it): see docs/decisions/018-sending-updates.md.
   db.exec("pragma synchronous = normal");
   db.exec(SCHEMA);
+  db.exec(SEND_LOG_SCHEMA);
+  importOldSendLog(db, path.join(path.dirname(file), OLD_SEND_LOG_FILE_NAME));
 
   const insert = db.prepare(
     "insert into mail_outbox (kind, recipient, ref, payload, next_attempt_at, created_at, updated_at) " +
@@ -211,6 +139,7 @@ export function openOutbox(file: string): Outbox {
 
   const outbox: Outbox = {
     file,
+    sends: sendLogOn(db),
     enqueue: (mail, now = Date.now()) => enqueueOne(mail, now),
     enqueueMany: (mails, now = Date.now()) =>
       transaction(db, () => mails.reduce((added, mail) => added + (enqueueOne(mail, now) === null ? 0 : 1), 0)),

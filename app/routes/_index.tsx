@@ -12,10 +12,10 @@ import { getLatestPost } from "~/latest-post/latest-post.server";
 import { challengeToday } from "~/utils/today.server";
 import { jsonForScript, profilePage } from "~/sharing/structured-data.server";
 import type { SignUpOutlet } from "~/components/sign-up";
-import { NEWSLETTER_ACTION } from "~/newsletter/form-names";
-import { SOMETHING_WENT_WRONG_TOAST } from "~/newsletter/messages";
-import { isNoAnswer, NO_ANSWER } from "~/newsletter/no-answer";
-import { subscribeAction } from "~/newsletter/subscribe.server";
+import { NEWSLETTER_ACTION } from "~/newsletter/sign-up/form-names";
+import { SOMETHING_WENT_WRONG_TOAST } from "~/newsletter/sign-up/messages";
+import { isNoAnswer, NO_ANSWER } from "~/newsletter/sign-up/no-answer";
+import { subscribeAction } from "~/newsletter/sign-up/sign-up-action.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader(_args: LoaderFunctionArgs) {

@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { StatusPage } from "~/components/status-page";
 import type { loader as rootLoader } from "~/root";
-import { confirmAction, confirmTokenOf } from "~/newsletter/confirm-page.server";
+import { confirmAction, confirmTokenOf } from "~/newsletter/confirm/confirm-action.server";
 
 // A GET never confirms: mail scanners open every link in a mail. The page only shows the button.
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { StatusPage } from "~/components/status-page";
 import type { loader as rootLoader } from "~/root";
-import { tokenOf, unsubscribeAction } from "~/newsletter/unsubscribe.server";
+import { tokenOf, unsubscribeAction } from "~/newsletter/unsubscribe/unsubscribe-action.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The token stays in the URL, where the link from the e-mail put it; the page only needs to know there is one.

@@ -2,17 +2,10 @@
 // and, beside it, what our own server (server/index.mjs) and the owner's tools (scripts/subscribers.mjs) take from the
 // app. One build, so one copy of each module: the tools use the very store the server uses.
 import { owner } from "~/content/site";
-import {
-  closeSubscriberStore,
-  embeddedStore,
-  openSubscriberStore,
-  startStoreBackups,
-} from "~/newsletter/subscribers.server";
-import { mailSettings, startConfirmationMail, stopConfirmationMail } from "~/newsletter/confirm.server";
+import { subscriberTools } from "~/newsletter/admin/subscriber-admin.server";
+import { newsletterCommands } from "~/newsletter/send/newsletter-tool.server";
+import { services, startServices, stopServices } from "~/server-build/services.server";
 import { env } from "~/utils/env.server";
-import { refuseServiceRoleKey } from "~/newsletter-send/service-key.server";
-import { startServerUpdateSends, stopServerUpdateSends } from "~/newsletter-send/server-drain.server";
-import { allUpdates } from "~/updates/updates.server";
 import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/server-build/request-guard.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
 import { FLASH_COOKIE_NAMES } from "~/utils/toast.server";
@@ -22,26 +15,11 @@ export * from "@remix-run/dev/server-build";
 // Importing env here parses it when the server loads the build: a bad value stops start-up, not a request.
 export { env };
 
-/**
- * What only the server starts (the owner's tools do not): the subscriber store, opened now so that a bad DATA_DIR or a
- * damaged file stops start-up instead of failing sign-ups, and its automatic backups. The update files are read
- * first: a bad one stops start-up with the line naming the file and the field, not the first visitor's page.
- */
-export const onStart = () => {
-  refuseServiceRoleKey(env);
-  allUpdates();
-  openSubscriberStore();
-  startStoreBackups();
-  startConfirmationMail();
-  startServerUpdateSends(mailSettings, env.DATA_DIR, embeddedStore());
-};
+/** What only the server starts (the owner's tools do not): every service, built in services.server.ts. */
+export const onStart = () => void startServices();
 
-/** Closes what the app holds open (the embedded database) when the server or a tool stops. */
-export const onShutdown = async () => {
-  await stopConfirmationMail();
-  await stopServerUpdateSends();
-  await closeSubscriberStore();
-};
+/** Stops the services and closes the list when the server or a tool stops. */
+export const onShutdown = stopServices;
 
 /**
  * The anonymous home page's cache key at `now`, or null when it must be rendered, and the header through which a
@@ -69,7 +47,7 @@ export const requestGuard = (options: Pick<RequestGuardOptions, "isHttps">): Req
 export { answerServerError, reportFault, reportUnhandledRejection } from "~/server-build/server-error.server";
 
 /** The owner's update command (npm run newsletter). */
-export { newsletterTool } from "~/newsletter-send/newsletter-tool.server";
+export const newsletterTool = newsletterCommands(services);
 
 /** The owner's subscriber tools (npm run subscribers). */
-export { subscriberAdmin } from "~/newsletter/admin.server";
+export const subscriberAdmin = subscriberTools(services);

@@ -9,7 +9,7 @@ import {
   INVALID_EMAIL_TITLE,
   SOMETHING_WENT_WRONG_TOAST,
   SUBSCRIBED_TOAST,
-} from "~/newsletter/messages";
+} from "~/newsletter/sign-up/messages";
 import { startServer, type ServerProcess } from "../support/production-server";
 import { expect, jsEnabled, test, visit } from "./fixtures";
 

@@ -7,8 +7,8 @@ import https from "node:https";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { Page, Response } from "@playwright/test";
-import { SOMETHING_WENT_WRONG_TOAST, SUBSCRIBED_TOAST } from "~/newsletter/messages";
-import { SQLITE_FILE_NAME } from "~/newsletter/stores/sqlite.server";
+import { SOMETHING_WENT_WRONG_TOAST, SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
+import { SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { type ServerProcess, startServer, tempDir } from "../support/production-server";
 import {
   CADDY,

@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { SUBSCRIBED_TOAST } from "~/newsletter/messages";
+import { SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
 import { startServer, tempDir, type ServerProcess } from "../support/production-server";
 import { storedEmails } from "../support/newsletter-http";
 import { expect, test } from "./fixtures";

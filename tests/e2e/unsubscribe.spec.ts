@@ -1,7 +1,7 @@
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { Page } from "@playwright/test";
-import { SQLITE_FILE_NAME } from "~/newsletter/stores/sqlite.server";
+import { SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { expect, test, visit } from "./fixtures";
 
 let sequence = 0;

@@ -4,8 +4,13 @@ import { mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type BackupSettings, listBackups, startAutomaticBackups, writeBackup } from "~/newsletter/backups.server";
-import type { SqliteStore } from "~/newsletter/stores/sqlite.server";
+import {
+  type BackupSettings,
+  listBackups,
+  startAutomaticBackups,
+  writeBackup,
+} from "~/newsletter/backups/automatic-backups.server";
+import type { SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { serverHarness } from "../support/production-server";
 import { storeScratch } from "../support/store-scratch";
 import { subscribers } from "../support/subscribers-cli";
@@ -16,8 +21,8 @@ beforeEach(() => mkdirSync(scratch.backupDir, { recursive: true }));
 const settings = (keep: number): BackupSettings => ({ dir: scratch.backupDir, keep, timeZone: "Europe/Brussels" });
 const files = () => readdirSync(scratch.backupDir).sort();
 /** A valid backup file under an automatic backup's name. */
-async function backupNamed(store: SqliteStore, name: string) {
-  await store.backup(path.join(scratch.backupDir, name));
+async function backupNamed(store: SqliteList, name: string) {
+  await store.owner.backup(path.join(scratch.backupDir, name));
 }
 
 describe("retention against backups dated in the future", () => {

@@ -6,8 +6,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
-import { restoreBackup } from "~/newsletter/backups.server";
-import { openSqliteStore, SQLITE_FILE_NAME } from "~/newsletter/stores/sqlite.server";
+import { restoreBackup } from "~/newsletter/backups/automatic-backups.server";
+import { openSqliteList, SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { serverHarness } from "../support/production-server";
 import { storeScratch } from "../support/store-scratch";
 import { subscribers } from "../support/subscribers-cli";
@@ -17,11 +17,11 @@ const live = () => path.join(scratch.dataDir, SQLITE_FILE_NAME);
 
 /** A backup as the store writes one, holding `emails`, then changed by `craft` (the hostile part). */
 async function craftedBackup(name: string, emails: string[], craft: (db: DatabaseSync) => void = () => {}) {
-  const source = openSqliteStore(path.join(scratch.dir, `source-${name}`));
+  const source = openSqliteList(path.join(scratch.dir, `source-${name}`));
   try {
-    for (const email of emails) expect(await source.subscribe(email)).toBe("subscribed");
+    for (const email of emails) expect((await source.signUp(email)).outcome).toBe("subscribed");
     const file = path.join(scratch.dir, `${name}.sqlite`);
-    await source.backup(file);
+    await source.owner.backup(file);
     const db = new DatabaseSync(file);
     try {
       craft(db);
@@ -105,8 +105,8 @@ describe("restore over a missing live file refuses a backup the store could not 
       const report = await restoreBackup(good, scratch.dataDir, scratch.backupDir);
       expect(report).toMatchObject({ kind: "replaced", subscribers: 1 });
       const store = openStore();
-      expect(await store.subscribe("after@example.com")).toBe("subscribed");
-      expect(store.list().map((row) => row.email)).toEqual(["good@example.com", "after@example.com"]);
+      expect((await store.signUp("after@example.com")).outcome).toBe("subscribed");
+      expect(store.owner.rows().map((row) => row.email)).toEqual(["good@example.com", "after@example.com"]);
     });
   }
 
@@ -145,7 +145,7 @@ describe("restore over a missing live file refuses a backup the store could not 
     expect(report.kind === "replaced" && report.reason).toMatch(/view/);
     expect(
       openStore()
-        .list()
+        .owner.rows()
         .map((row) => row.email),
     ).toEqual(["good@example.com"]);
   });
@@ -172,11 +172,11 @@ describe("restore into a live list (merge) checks every row the same way", () =>
   for (const [what, craft, message] of cases) {
     it(`${what}: refused with a message, the live list untouched`, async () => {
       const store = openStore();
-      expect(await store.subscribe("live@example.com")).toBe("subscribed");
+      expect((await store.signUp("live@example.com")).outcome).toBe("subscribed");
       const before = readFileSync(live()).length;
       const backup = await craftedBackup("merge", ["fine@example.com"], craft);
       await expect(restoreBackup(backup, scratch.dataDir, scratch.backupDir)).rejects.toThrow(message);
-      expect(store.list().map((row) => row.email)).toEqual(["live@example.com"]);
+      expect(store.owner.rows().map((row) => row.email)).toEqual(["live@example.com"]);
       expect(readFileSync(live()).length).toBe(before);
       // A message of one bounded line, whatever the file held.
       const error = await restoreBackup(backup, scratch.dataDir, scratch.backupDir).catch((caught: Error) => caught);

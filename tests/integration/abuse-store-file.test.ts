@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SQLITE_FILE_NAME, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+import { SQLITE_FILE_NAME, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { storedEmails as storedByServer, subscribe } from "../support/newsletter-http";
 import { serverHarness } from "../support/production-server";
 import { storeScratch } from "../support/store-scratch";
@@ -27,9 +27,9 @@ function storedEmails() {
 
 const logged = (spy: ReturnType<typeof vi.spyOn>) => spy.mock.calls.flat().map(String).join("\n");
 
-async function signUps(store: SqliteStore, prefix: string, count: number) {
+async function signUps(store: SqliteList, prefix: string, count: number) {
   const emails = Array.from({ length: count }, (_, i) => `${prefix}-${i}@example.com`);
-  for (const email of emails) expect(await store.subscribe(email)).toBe("subscribed");
+  for (const email of emails) expect((await store.signUp(email)).outcome).toBe("subscribed");
   return emails;
 }
 
@@ -63,7 +63,7 @@ describe("the database file deleted under the running store", () => {
     const blocker = path.join(scratch.dataDir, `.${SQLITE_FILE_NAME}.partial`);
     mkdirSync(path.join(blocker, "inside"), { recursive: true });
     rmSync(file());
-    expect(await store.subscribe("while-blocked@example.com")).toBe("failed");
+    expect((await store.signUp("while-blocked@example.com")).outcome).toBe("failed");
     expect(store.healthy()).toBe(false);
     const advice = logged(errors);
     expect(advice).toContain("stop it cleanly");
@@ -81,7 +81,7 @@ describe("the database file deleted under the running store", () => {
     const store = openStore();
     await signUps(store, "before", 2);
     renameSync(file(), `${file()}.moved`);
-    expect(await store.subscribe("while-moved@example.com")).toBe("failed");
+    expect((await store.signUp("while-moved@example.com")).outcome).toBe("failed");
     expect(existsSync(file())).toBe(false);
     renameSync(`${file()}.moved`, file());
     expect(store.healthy()).toBe(true);

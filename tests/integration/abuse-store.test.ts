@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } f
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
-import { csvValue } from "~/newsletter/subscribers-csv.server";
+import { csvValue } from "~/newsletter/admin/subscribers-csv.server";
 import { FORMULA_START, readCsv } from "../support/csv";
 import { postForm, storedEmails, subscribe } from "../support/newsletter-http";
 import { inPool, serverHarness, tempDir } from "../support/production-server";

@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { SOMETHING_WENT_WRONG_TOAST } from "~/newsletter/messages";
-import { createSupabaseStore } from "~/newsletter/stores/supabase.server";
+import { SOMETHING_WENT_WRONG_TOAST } from "~/newsletter/sign-up/messages";
+import { openSupabaseList } from "~/newsletter/list/supabase/supabase-list.server";
 import { subscribe } from "../support/newsletter-http";
 import { serverHarness } from "../support/production-server";
 
@@ -50,9 +50,9 @@ afterEach(() => {
 
 function subscribeLogged(email: string) {
   const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-  const store = createSupabaseStore({ url, anonKey: "anon-key-of-the-test", timeoutMs: 2_000 });
+  const store = openSupabaseList({ url, anonKey: "anon-key-of-the-test", timeoutMs: 2_000 });
   return {
-    outcome: store.subscribe(email),
+    outcome: store.signUp(email).then((r) => r.outcome),
     lines: () => errors.mock.calls.map((call) => call.map(String).join(" ")),
   };
 }

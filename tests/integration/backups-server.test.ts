@@ -6,9 +6,9 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
-import { freeBytesOn, readBackup } from "~/newsletter/backups.server";
-import { SUBSCRIBED_TOAST } from "~/newsletter/messages";
-import { openSqliteStore, SQLITE_FILE_NAME } from "~/newsletter/stores/sqlite.server";
+import { freeBytesOn, readBackup } from "~/newsletter/backups/automatic-backups.server";
+import { SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
+import { openSqliteList, SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { postForm, storedEmails, subscribe } from "../support/newsletter-http";
 import { serverHarness, type ServerProcess, tempDir } from "../support/production-server";
 import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
@@ -26,7 +26,7 @@ const root = process.getuid?.() === 0;
 
 /** A DATA_DIR whose list already holds `rows` subscribers, written in one statement (a sign-up each would take long). */
 function dataDirWith(rows: number, dataDir = harness.scratchDir()) {
-  openSqliteStore(dataDir).close();
+  openSqliteList(dataDir).close();
   const db = new DatabaseSync(path.join(dataDir, SQLITE_FILE_NAME));
   try {
     db.exec(

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BACKUP_INTERVAL_MS } from "~/newsletter/backup-plan.server";
+import { BACKUP_INTERVAL_MS } from "~/newsletter/backups/backup-plan.server";
 import {
   type BackupSettings,
   listBackups,
@@ -23,17 +23,17 @@ import {
   restoreBackup,
   startAutomaticBackups,
   writeBackup,
-} from "~/newsletter/backups.server";
-import { openSqliteStore, SQLITE_FILE_NAME, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+} from "~/newsletter/backups/automatic-backups.server";
+import { openSqliteList, SQLITE_FILE_NAME, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 
 let dir: string;
 let dataDir: string;
 let backupDir: string;
-const open: SqliteStore[] = [];
+const open: SqliteList[] = [];
 const stops: (() => Promise<void>)[] = [];
 
 function openStore() {
-  const store = openSqliteStore(dataDir);
+  const store = openSqliteList(dataDir);
   open.push(store);
   return store;
 }
@@ -45,7 +45,7 @@ const settings = (overrides: Partial<BackupSettings> = {}): BackupSettings => ({
   ...overrides,
 });
 
-function start(store: SqliteStore, options: Partial<BackupSettings> = {}) {
+function start(store: SqliteList, options: Partial<BackupSettings> = {}) {
   const stop = startAutomaticBackups(store, settings(options));
   stops.push(stop);
   return stop;
@@ -100,13 +100,13 @@ describe("automatic backups", () => {
 
   it("makes one at start-up, then one every 24 hours, each a consistent copy that holds the list", async () => {
     const store = openStore();
-    await store.subscribe("first@example.com");
+    await store.signUp("first@example.com");
     start(store);
     await vi.advanceTimersByTimeAsync(10);
     await backupsLogged(1);
     expect(files()).toEqual(["newsletter-2026-11-23T080000Z.sqlite"]);
     expect(readBackup(path.join(backupDir, files()[0]!)).map((row) => row.email)).toEqual(["first@example.com"]);
-    await store.subscribe("second@example.com");
+    await store.signUp("second@example.com");
     await vi.advanceTimersByTimeAsync(BACKUP_INTERVAL_MS);
     await backupsLogged(2);
     expect(files()).toEqual(["newsletter-2026-11-23T080000Z.sqlite", "newsletter-2026-11-24T080000Z.sqlite"]);
@@ -180,14 +180,14 @@ describe("automatic backups", () => {
     expect(String(errors.mock.calls[0]![0])).toMatch(/^Newsletter backup failed, sign-ups go on \(.+\); next try/);
     expect(String(errors.mock.calls[0]![0])).not.toContain("\n");
     expect(store.healthy()).toBe(true);
-    expect(await store.subscribe("still@example.com")).toBe("subscribed");
+    expect((await store.signUp("still@example.com")).outcome).toBe("subscribed");
   });
 });
 
 describe("restore", () => {
   async function listWithBackup(emails: string[]) {
     const store = openStore();
-    for (const email of emails) await store.subscribe(email);
+    for (const email of emails) await store.signUp(email);
     const backup = (await writeBackup(store, settings())).file;
     return { store, backup };
   }
@@ -195,16 +195,16 @@ describe("restore", () => {
   it("brings back every subscriber when the database file was deleted (the server stopped)", async () => {
     const emails = Array.from({ length: 25 }, (_, i) => `reader-${i}@example.com`);
     const { store, backup } = await listWithBackup(emails);
-    const tokens = store.list().map((row) => row.unsubscribeToken);
+    const tokens = store.owner.rows().map((row) => row.unsubscribeToken);
     store.close();
     for (const suffix of ["", "-wal", "-shm"])
       rmSync(path.join(dataDir, `${SQLITE_FILE_NAME}${suffix}`), { force: true });
     const report = await restoreBackup(backup, dataDir, backupDir);
     expect(report).toMatchObject({ kind: "replaced", reason: "it was missing", keptAs: null, subscribers: 25 });
     const reopened = openStore();
-    expect(reopened.list().map((row) => row.email)).toEqual(emails);
+    expect(reopened.owner.rows().map((row) => row.email)).toEqual(emails);
     // Their links keep working.
-    expect(reopened.list().map((row) => row.unsubscribeToken)).toEqual(tokens);
+    expect(reopened.owner.rows().map((row) => row.unsubscribeToken)).toEqual(tokens);
   });
 
   it("keeps a log left without its database before it puts the backup in place", async () => {
@@ -239,10 +239,10 @@ describe("restore", () => {
 
   it("puts back an address removed by mistake while the store is in use; a reader who left by link stays gone", async () => {
     const { store, backup } = await listWithBackup(["keep@example.com", "removed@example.com", "left@example.com"]);
-    const left = store.list().find((row) => row.email === "left@example.com")!;
+    const left = store.owner.rows().find((row) => row.email === "left@example.com")!;
     await store.unsubscribe(left.unsubscribeToken);
-    expect(store.remove("removed@example.com")).toBe(true);
-    await store.subscribe("new@example.com");
+    expect(store.owner.remove("removed@example.com")).toBe(true);
+    await store.signUp("new@example.com");
     const report = await restoreBackup(backup, dataDir, backupDir);
     expect(report).toMatchObject({
       kind: "added back",
@@ -254,12 +254,12 @@ describe("restore", () => {
     });
     // The store that stayed open sees it (the server does not restart).
     expect(
-      store
-        .list()
+      store.owner
+        .rows()
         .map((row) => row.email)
         .sort(),
     ).toEqual(["keep@example.com", "new@example.com", "removed@example.com"]);
-    expect(await store.subscribe("Removed@example.com")).toBe("duplicate");
+    expect((await store.signUp("Removed@example.com")).outcome).toBe("duplicate");
     // What it replaced is kept.
     expect(report.kind === "added back" && emailsIn(report.keptAs).sort()).toEqual([
       "keep@example.com",
@@ -281,19 +281,19 @@ describe("restore", () => {
     ["a missing file", () => {}, /does not exist/],
   ])("refuses %s and changes nothing", async (_label, make, reason) => {
     const store = openStore();
-    await store.subscribe("stays@example.com");
+    await store.signUp("stays@example.com");
     const file = path.join(dir, "not-a-backup.sqlite");
     make(file);
     await expect(restoreBackup(file, dataDir, backupDir)).rejects.toThrow(reason);
     await expect(restoreBackup(file, dataDir, backupDir)).rejects.toThrow(/not-a-backup\.sqlite/);
-    expect(store.list().map((row) => row.email)).toEqual(["stays@example.com"]);
+    expect(store.owner.rows().map((row) => row.email)).toEqual(["stays@example.com"]);
     expect(files()).toEqual([]);
   });
 
   it("lists the backups newest first, each with what it holds, and says which file is no backup", async () => {
     const { store } = await listWithBackup(["one@example.com"]);
     vi.setSystemTime(new Date(Date.now() + 2_000));
-    await store.subscribe("two@example.com");
+    await store.signUp("two@example.com");
     await writeBackup(store, settings());
     writeFileSync(path.join(backupDir, "junk.sqlite"), "junk");
     // Older than both: a file without a time in its name is placed by its own.
@@ -312,7 +312,7 @@ describe("restore", () => {
     vi.setSystemTime(new Date("2026-11-23T08:00:00Z"));
     const { store, backup } = await listWithBackup(["one@example.com"]);
     vi.setSystemTime(new Date("2026-11-23T12:00:00Z"));
-    store.remove("one@example.com");
+    store.owner.remove("one@example.com");
     await restoreBackup(backup, dataDir, backupDir);
     vi.setSystemTime(new Date("2026-11-24T08:00:00Z"));
     await writeBackup(store, settings());
@@ -342,7 +342,7 @@ describe("a backup disk that fills up (a tmpfs, root only)", () => {
       execFileSync("mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", mountPoint]);
       const store = openStore();
       // A list of a few MiB: far more than the disk holds, so the copy runs out of room part way.
-      store.addBack(
+      store.owner.addBack(
         Array.from({ length: 20_000 }, (_, i) => ({
           email: `reader-${i}@example.com`,
           createdAt: "2026-11-01T00:00:00.000Z",
@@ -354,7 +354,7 @@ describe("a backup disk that fills up (a tmpfs, root only)", () => {
       await expect(writeBackup(store, settings({ dir: mountPoint }), new Date(), plenty)).rejects.toThrow(/full/i);
       expect(readdirSync(mountPoint)).toEqual([]);
       expect(store.healthy()).toBe(true);
-      expect(await store.subscribe("after-the-full-disk@example.com")).toBe("subscribed");
+      expect((await store.signUp("after-the-full-disk@example.com")).outcome).toBe("subscribed");
     },
   );
 });

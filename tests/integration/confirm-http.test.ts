@@ -9,7 +9,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { simpleParser } from "mailparser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { subscribe, storedEmails } from "../support/newsletter-http";
+import { postForm, subscribe, storedEmails } from "../support/newsletter-http";
 import { serverHarness } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { subscribers } from "../support/subscribers-cli";
@@ -86,6 +86,28 @@ describe("double opt-in with a loopback relay", () => {
     const count = await subscribers(dataDir, ["count"]);
     expect(count).toMatchObject({ stdout: "1\n", stderr: expect.stringContaining("1 confirmed, 0 pending") });
     expect(relay.mails).toHaveLength(1);
+  });
+
+  it("records the page a sign-up was posted from: an update's page, not the home page", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await harness.start(mailEnv(dataDir));
+    const update = `${server.url}/updates/2025-10-15-first-users`;
+    const body = new URLSearchParams({ email: "from-update@example.com", website: "" });
+    const posted = await postForm(server.url, body, {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Referer: `${update}?utm_source=newsletter`,
+    });
+    expect(posted).toMatchObject({ status: 303, location: "/" });
+    // Another site's page is no page of ours: the record says the home page's form.
+    await postForm(server.url, new URLSearchParams({ email: "from-elsewhere@example.com", website: "" }), {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Referer: "https://elsewhere.example/updates/2025-10-15-first-users",
+    });
+    await relay.waitForMails(2);
+    const fromUpdate = await subscribers(dataDir, ["show", "from-update@example.com"]);
+    expect(fromUpdate.stdout).toContain("from page: /updates/2025-10-15-first-users\n");
+    const fromElsewhere = await subscribers(dataDir, ["show", "from-elsewhere@example.com"]);
+    expect(fromElsewhere.stdout).toContain("from page: /\n");
   });
 
   it("answers a pending address's second sign-up as a duplicate, without a second mail", async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { startDrainer } from "~/mail/background.server";
+import { startRunner } from "~/mail/runner.server";
 import { type Composer, drainDue } from "~/mail/drain.server";
 import { openOutbox, type Outbox } from "~/mail/outbox.server";
 import { createMailTransport, type MailTransport } from "~/mail/transport.server";
@@ -162,10 +162,11 @@ describe("draining the outbox through a loopback relay", () => {
     await relay.down();
     queue(20);
     let clock = Date.now();
-    const drainer = startDrainer({
+    const drainer = startRunner({
       outbox,
       transport: smtpTransport(),
       composers: { confirm: compose },
+      lanes: [{ kinds: ["confirm"] }],
       now: () => clock,
       idleMs: 50,
     });

@@ -5,7 +5,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALREADY_SUBSCRIBED_TOAST, SOMETHING_WENT_WRONG_TOAST, SUBSCRIBED_TOAST } from "~/newsletter/messages";
+import { ALREADY_SUBSCRIBED_TOAST, SOMETHING_WENT_WRONG_TOAST, SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
 import { getHome, postForm, storedEmails, subscribe, type PageToast } from "../support/newsletter-http";
 import {
   freePort,

@@ -3,7 +3,7 @@
  * throttles a third of the recipients (4xx) then accepts them, a relay that is down when the send starts.
  */
 import { describe, expect, it } from "vitest";
-import { concurrencyFor } from "~/newsletter-send/send-command.server";
+import { concurrencyFor } from "~/newsletter/send/send-command.server";
 import { sendSetupPerTest } from "../support/newsletter-send-setup";
 import { addReaders, exited, newsletter, outboxRows, perRecipient, startNewsletter } from "../support/newsletter-cli";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createMailTransport } from "~/mail/transport.server";
-import { composeUpdateMail } from "~/newsletter-send/update-mail.server";
+import { composeUpdateMail } from "~/newsletter/send/update-mail.server";
 import { sendSetupPerTest } from "../support/newsletter-send-setup";
 import { subscribers } from "../support/subscribers-cli";
 import {
@@ -71,7 +71,7 @@ describe("npm run newsletter -- send", () => {
   it("sends to the confirmed readers only: a pending reader gets nothing and is counted nowhere", async () => {
     // Two readers from before double opt-in, one who confirmed, two who never pressed the button in their mail.
     await addReaders(setup.dataDir, ["before0@example.org", "before1@example.org"]);
-    signUpWithConfirmation(setup.dataDir, {
+    await signUpWithConfirmation(setup.dataDir, {
       confirmed: ["confirmed@example.org"],
       pending: ["pending0@example.org", "pending1@example.org"],
     });

@@ -6,11 +6,10 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
-import { restoreBackup } from "~/newsletter/backups.server";
-import { confirmByHash, issueToken, signUpPending } from "~/newsletter/confirm-sqlite.server";
-import { hashToken } from "~/newsletter/confirm-store.server";
-import { dialogConsent } from "~/newsletter/consent.server";
-import { SQLITE_FILE_NAME } from "~/newsletter/stores/sqlite.server";
+import { restoreBackup } from "~/newsletter/backups/automatic-backups.server";
+import { hashToken } from "~/newsletter/list/subscriber-list.server";
+import { dialogConsent } from "~/newsletter/sign-up/consent.server";
+import { SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { storeScratch } from "../support/store-scratch";
 import { subscribers } from "../support/subscribers-cli";
 
@@ -32,13 +31,15 @@ const PENDING_TOKEN = "token-mailed-to-the-pending-reader";
  */
 async function listWithConsent() {
   const store = openStore();
-  expect(await store.subscribe(FROM_BEFORE)).toBe("subscribed");
-  const db = store.database();
-  expect(signUpPending(db, CONFIRMED, dialogConsent("/"), SIGNED_UP).outcome).toBe("subscribed");
-  expect(issueToken(db, CONFIRMED, hashToken("token-of-the-confirmed-reader"), SIGNED_UP + 1000)).toBe("issued");
-  expect(confirmByHash(db, hashToken("token-of-the-confirmed-reader"), SIGNED_UP + 60_000)).toBe("confirmed");
-  expect(signUpPending(db, PENDING, dialogConsent("/"), SIGNED_UP + 60_000).outcome).toBe("subscribed");
-  expect(issueToken(db, PENDING, hashToken(PENDING_TOKEN), SIGNED_UP + 61_000)).toBe("issued");
+  expect((await store.signUp(FROM_BEFORE)).outcome).toBe("subscribed");
+  const pending = (now: number) => ({ state: "pending" as const, consent: dialogConsent("/"), now });
+  expect((await store.signUp(CONFIRMED, pending(SIGNED_UP))).outcome).toBe("subscribed");
+  expect(await store.issueConfirmToken(CONFIRMED, hashToken("token-of-the-confirmed-reader"), SIGNED_UP + 1000)).toBe(
+    "issued",
+  );
+  expect(await store.confirm("token-of-the-confirmed-reader", SIGNED_UP + 60_000)).toBe("confirmed");
+  expect((await store.signUp(PENDING, pending(SIGNED_UP + 60_000))).outcome).toBe("subscribed");
+  expect(await store.issueConfirmToken(PENDING, hashToken(PENDING_TOKEN), SIGNED_UP + 61_000)).toBe("issued");
   closeNow(store);
 }
 
@@ -104,7 +105,7 @@ describe("a restore keeps the readers' confirmation state and consent record", (
       expect(count.stderr).toContain("2 confirmed, 1 pending");
       // The pending reader's mailed link still confirms them.
       const store = openStore();
-      expect(confirmByHash(store.database(), hashToken(PENDING_TOKEN), SIGNED_UP + 120_000)).toBe("confirmed");
+      expect(await store.confirm(PENDING_TOKEN, SIGNED_UP + 120_000)).toBe("confirmed");
     },
     SLOW,
   );
@@ -117,9 +118,9 @@ describe("a restore keeps the readers' confirmation state and consent record", (
       const stored = everythingIn(live());
       const backup = path.join(scratch.dir, "before.sqlite");
       const store = openStore();
-      await store.backup(backup);
-      expect(store.remove(PENDING)).toBe(true);
-      expect(store.remove(CONFIRMED)).toBe(true);
+      await store.owner.backup(backup);
+      expect(store.owner.remove(PENDING)).toBe(true);
+      expect(store.owner.remove(CONFIRMED)).toBe(true);
       closeNow(store);
 
       const report = await restoreBackup(backup, scratch.dataDir, scratch.backupDir);
@@ -152,7 +153,7 @@ describe("a restore keeps the readers' confirmation state and consent record", (
       expect((await subscribers(scratch.dataDir, ["count"])).stderr).toContain("2 confirmed, 0 pending");
 
       const store = openStore();
-      expect(store.remove("earlier@example.com")).toBe(true);
+      expect(store.owner.remove("earlier@example.com")).toBe(true);
       closeNow(store);
       const later = new Date(Date.now() + 2000);
       const report = await restoreBackup(old, scratch.dataDir, scratch.backupDir, later);
@@ -192,8 +193,8 @@ describe("a restore refuses a backup whose confirmation columns the store could 
       await listWithConsent();
       const backup = path.join(scratch.dir, "crafted.sqlite");
       const store = openStore();
-      await store.backup(backup);
-      expect(store.remove(PENDING)).toBe(true);
+      await store.owner.backup(backup);
+      expect(store.owner.remove(PENDING)).toBe(true);
       closeNow(store);
       const db = new DatabaseSync(backup);
       db.exec(craft);

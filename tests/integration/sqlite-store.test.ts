@@ -15,18 +15,18 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
-  openSqliteStore,
+  openSqliteList,
   SQLITE_FILE_NAME,
-  type SqliteStore,
+  type SqliteList,
   StoreFileError,
   WRITE_CHECK_INTERVAL_MS,
-} from "~/newsletter/stores/sqlite.server";
+} from "~/newsletter/list/sqlite/sqlite-list.server";
 
 let dir: string;
-const open: SqliteStore[] = [];
+const open: SqliteList[] = [];
 
 function openStore(dataDir = dir) {
-  const store = openSqliteStore(dataDir);
+  const store = openSqliteList(dataDir);
   open.push(store);
   return store;
 }
@@ -54,7 +54,7 @@ function journalMode(file: string) {
 }
 
 /** What an unclean exit would leave: the database file and whatever log is at its name now, opened elsewhere. */
-function afterCrash(store: SqliteStore): string[] {
+function afterCrash(store: SqliteList): string[] {
   const copy = path.join(dir, "crash");
   mkdirSync(copy);
   for (const suffix of ["", "-wal"]) {
@@ -107,7 +107,7 @@ describe("the embedded SQLite store", () => {
 
   it("stores an address once, with an id and a UTC timestamp", async () => {
     const store = openStore();
-    expect(await store.subscribe("ada@example.com")).toBe("subscribed");
+    expect((await store.signUp("ada@example.com")).outcome).toBe("subscribed");
     const [row] = rows(store.file);
     expect(row).toMatchObject({ id: 1, email: "ada@example.com" });
     expect(row!.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -115,21 +115,21 @@ describe("the embedded SQLite store", () => {
 
   it("answers 'duplicate' for the same address in any letter case, and keeps the first", async () => {
     const store = openStore();
-    expect(await store.subscribe("Ada@Example.com")).toBe("subscribed");
-    expect(await store.subscribe("Ada@Example.com")).toBe("duplicate");
-    expect(await store.subscribe("ada@example.com")).toBe("duplicate");
-    expect(await store.subscribe("ADA@EXAMPLE.COM")).toBe("duplicate");
-    expect(await store.subscribe("ada2@example.com")).toBe("subscribed");
+    expect((await store.signUp("Ada@Example.com")).outcome).toBe("subscribed");
+    expect((await store.signUp("Ada@Example.com")).outcome).toBe("duplicate");
+    expect((await store.signUp("ada@example.com")).outcome).toBe("duplicate");
+    expect((await store.signUp("ADA@EXAMPLE.COM")).outcome).toBe("duplicate");
+    expect((await store.signUp("ada2@example.com")).outcome).toBe("subscribed");
     expect(rows(store.file).map((row) => row.email)).toEqual(["Ada@Example.com", "ada2@example.com"]);
   });
 
   it("still knows the address after the file is closed and opened again", async () => {
     const first = openStore();
-    expect(await first.subscribe("ada@example.com")).toBe("subscribed");
+    expect((await first.signUp("ada@example.com")).outcome).toBe("subscribed");
     first.close();
     const second = openStore();
-    expect(await second.subscribe("ADA@example.com")).toBe("duplicate");
-    expect(await second.subscribe("grace@example.com")).toBe("subscribed");
+    expect((await second.signUp("ADA@example.com")).outcome).toBe("duplicate");
+    expect((await second.signUp("grace@example.com")).outcome).toBe("subscribed");
     expect(rows(second.file)).toHaveLength(2);
   });
 
@@ -139,7 +139,7 @@ describe("the embedded SQLite store", () => {
     expect(store.healthy()).toBe(true);
     store.close();
     expect(store.healthy()).toBe(false);
-    expect(await store.subscribe("ada.lovelace@example.com")).toBe("failed");
+    expect((await store.signUp("ada.lovelace@example.com")).outcome).toBe("failed");
     const logged = errors.mock.calls.flat().join(" ");
     expect(logged).toContain("a***@example.com");
     expect(logged).not.toContain("ada.lovelace");
@@ -150,9 +150,9 @@ describe("the embedded SQLite store", () => {
     const store = openStore();
     const before = Array.from({ length: 5 }, (_, i) => `before-${i}@example.com`);
     const after = Array.from({ length: 10 }, (_, i) => `after-${i}@example.com`);
-    for (const email of before) expect(await store.subscribe(email)).toBe("subscribed");
+    for (const email of before) expect((await store.signUp(email)).outcome).toBe("subscribed");
     rmSync(`${store.file}-wal`);
-    for (const email of after) expect(await store.subscribe(email)).toBe("subscribed");
+    for (const email of after) expect((await store.signUp(email)).outcome).toBe("subscribed");
     expect(store.healthy()).toBe(true);
     expect(afterCrash(store)).toEqual([...before, ...after]);
   });
@@ -160,7 +160,7 @@ describe("the embedded SQLite store", () => {
   it("saves what a deleted -wal held at once, without waiting for the next sign-up", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const store = openStore();
-    for (const email of ["one@example.com", "two@example.com"]) await store.subscribe(email);
+    for (const email of ["one@example.com", "two@example.com"]) await store.signUp(email);
     rmSync(`${store.file}-wal`);
     rmSync(`${store.file}-shm`);
     await until(() => errors.mock.calls.flat().join(" ").includes("was deleted or replaced"));
@@ -211,9 +211,9 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
 
   it("gives every subscriber its own unguessable token", async () => {
     const store = openStore();
-    await store.subscribe("a@example.com");
-    await store.subscribe("b@example.com");
-    const [a, b] = store.list();
+    await store.signUp("a@example.com");
+    await store.signUp("b@example.com");
+    const [a, b] = store.owner.rows();
     expect(a!.unsubscribeToken).toMatch(UUID);
     expect(b!.unsubscribeToken).toMatch(UUID);
     expect(a!.unsubscribeToken).not.toBe(b!.unsubscribeToken);
@@ -222,16 +222,16 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
   it("removes exactly the subscriber holding the token; an unknown or used token changes nothing and says so", async () => {
     const store = openStore();
     const log = vi.spyOn(console, "info").mockImplementation(() => {});
-    await store.subscribe("stay@example.com");
-    await store.subscribe("leave@example.com");
-    const leave = store.list().find((row) => row.email === "leave@example.com")!;
+    await store.signUp("stay@example.com");
+    await store.signUp("leave@example.com");
+    const leave = store.owner.rows().find((row) => row.email === "leave@example.com")!;
     await expect(store.unsubscribe("3f1e2d4c-5b6a-4789-8abc-def012345678")).resolves.toBe("unknown");
     await expect(store.unsubscribe("not-a-token")).resolves.toBe("unknown");
-    expect(store.count()).toBe(2);
+    expect(store.owner.count()).toBe(2);
     await expect(store.unsubscribe(leave.unsubscribeToken)).resolves.toBe("removed");
-    expect(store.list().map((row) => row.email)).toEqual(["stay@example.com"]);
+    expect(store.owner.rows().map((row) => row.email)).toEqual(["stay@example.com"]);
     await expect(store.unsubscribe(leave.unsubscribeToken)).resolves.toBe("unknown");
-    expect(store.count()).toBe(1);
+    expect(store.owner.count()).toBe(1);
     // The log names the address masked, never in full.
     expect(log.mock.calls.flat().join(" ")).toContain("l***@example.com");
     expect(log.mock.calls.flat().join(" ")).not.toContain("leave@example.com");
@@ -240,11 +240,11 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
   it("lets someone who left subscribe again, with a new token", async () => {
     const store = openStore();
     vi.spyOn(console, "info").mockImplementation(() => {});
-    await store.subscribe("back@example.com");
-    const first = store.list()[0]!.unsubscribeToken;
+    await store.signUp("back@example.com");
+    const first = store.owner.rows()[0]!.unsubscribeToken;
     await store.unsubscribe(first);
-    await expect(store.subscribe("Back@Example.com")).resolves.toBe("subscribed");
-    expect(store.list()[0]!.unsubscribeToken).not.toBe(first);
+    await expect(store.signUp("Back@Example.com").then((r) => r.outcome)).resolves.toBe("subscribed");
+    expect(store.owner.rows()[0]!.unsubscribeToken).not.toBe(first);
   });
 
   it("gives the rows of a file from before tokens existed a token each when it opens", () => {
@@ -259,7 +259,7 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
       pragma user_version = 1;`);
     old.close();
     const store = openStore();
-    const rowsNow = store.list();
+    const rowsNow = store.owner.rows();
     expect(rowsNow.map((row) => row.email)).toEqual(["first@example.com", "second@example.com"]);
     for (const row of rowsNow) expect(row.unsubscribeToken).toMatch(UUID);
     expect(new Set(rowsNow.map((row) => row.unsubscribeToken)).size).toBe(2);
@@ -267,22 +267,22 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
 
   it("removes an address in any letter case, and says when it was not there", async () => {
     const store = openStore();
-    await store.subscribe("Someone@Example.com");
-    expect(store.remove("someone@example.COM")).toBe(true);
-    expect(store.remove("someone@example.com")).toBe(false);
-    expect(store.count()).toBe(0);
+    await store.signUp("Someone@Example.com");
+    expect(store.owner.remove("someone@example.COM")).toBe(true);
+    expect(store.owner.remove("someone@example.com")).toBe(false);
+    expect(store.owner.count()).toBe(0);
   });
 
   it("backs up to a new file that opens on its own, while the store stays in use; never over an existing file", async () => {
     const store = openStore();
-    await store.subscribe("kept@example.com");
+    await store.signUp("kept@example.com");
     const folder = path.join(dir, "copies");
     mkdirSync(folder);
     const target = path.join(folder, "backup.sqlite");
-    expect(await store.backup(target)).toBe(1);
-    await store.subscribe("after@example.com");
+    expect(await store.owner.backup(target)).toBe(1);
+    await store.signUp("after@example.com");
     expect(rows(target).map((row) => row.email)).toEqual(["kept@example.com"]);
-    await expect(store.backup(target)).rejects.toThrow(/already exists/);
+    await expect(store.owner.backup(target)).rejects.toThrow(/already exists/);
     // A file of its own: read, it grows no -wal or -shm beside it, and no temporary file is left.
     expect(journalMode(target)).toBe("delete");
     expect(readdirSync(folder)).toEqual(["backup.sqlite"]);
@@ -292,7 +292,7 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
 describe("backing up while the store is in use", () => {
   /** A store holding `count` subscribers, written in one transaction before it opens (fast, and not its writes). */
   function storeWith(count: number) {
-    openSqliteStore(dir).close();
+    openSqliteList(dir).close();
     const db = new DatabaseSync(path.join(dir, SQLITE_FILE_NAME));
     const insert = db.prepare("insert into newsletter_subscribers (email, unsubscribe_token) values (?, ?)");
     db.exec("begin");
@@ -310,7 +310,7 @@ describe("backing up while the store is in use", () => {
     const partial = path.join(dir, ".backup.sqlite.partial");
     const events: string[] = [];
     let copying = true;
-    const copy = Promise.resolve(store.backup(target)).then((count) => {
+    const copy = Promise.resolve(store.owner.backup(target)).then((count) => {
       copying = false;
       events.push("copied");
       return count;
@@ -319,7 +319,7 @@ describe("backing up while the store is in use", () => {
     let turnsMidCopy = 0;
     for (let turn = 0; copying && turn < 1_000_000; turn += 1) {
       if (existsSync(partial) && !existsSync(target)) turnsMidCopy += 1;
-      if (turn === 1) events.push(`sign-up ${await store.subscribe("during@example.com")}`);
+      if (turn === 1) events.push(`sign-up ${(await store.signUp("during@example.com")).outcome}`);
       await nextTurn();
     }
     const copied = await copy;
@@ -341,11 +341,11 @@ describe("backing up while the store is in use", () => {
       const target = path.join(dir, "backup.sqlite");
       let copying = true;
       // One page per step: the copy has hundreds of steps, and sign-ups commit between them.
-      const copy = store.backup(target, { stepPages: 1 }).finally(() => (copying = false));
+      const copy = store.owner.backup(target, { stepPages: 1 }).finally(() => (copying = false));
       let written = 0;
       let midCopy = 0;
       for (; copying && written < 300; written += 1) {
-        expect(await writer.subscribe(`during-${written}@example.com`)).toBe("subscribed");
+        expect((await writer.signUp(`during-${written}@example.com`)).outcome).toBe("subscribed");
         if (copying) midCopy += 1;
         await nextTurn();
       }

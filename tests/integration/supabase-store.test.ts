@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createSupabaseStore } from "~/newsletter/stores/supabase.server";
+import { openSupabaseList } from "~/newsletter/list/supabase/supabase-list.server";
 import { freePort } from "../support/production-server";
 import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
 
@@ -7,12 +7,12 @@ import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
 const TIME_BOX_MS = 300;
 
 let stub: StubSupabase;
-let store: ReturnType<typeof createSupabaseStore>;
+let store: ReturnType<typeof openSupabaseList>;
 let errors: ReturnType<typeof vi.spyOn>;
 
 beforeAll(async () => {
   stub = await startStubSupabase();
-  store = createSupabaseStore({ url: stub.url, anonKey: stub.anonKey, timeoutMs: TIME_BOX_MS });
+  store = openSupabaseList({ url: stub.url, anonKey: stub.anonKey, timeoutMs: TIME_BOX_MS });
 });
 
 afterAll(async () => {
@@ -31,7 +31,7 @@ function captureErrors() {
 
 describe("the Supabase store (against a PostgREST stub over HTTP)", () => {
   it("inserts one row { email } without asking for it back, and answers 'subscribed' on 201", async () => {
-    expect(await store.subscribe("ada@example.com")).toBe("subscribed");
+    expect((await store.signUp("ada@example.com")).outcome).toBe("subscribed");
     expect(stub.storedEmails).toEqual(["ada@example.com"]);
     const [request] = stub.requests;
     expect(request).toMatchObject({ method: "POST", path: "/rest/v1/newsletter_subscribers" });
@@ -55,14 +55,14 @@ describe("the Supabase store (against a PostgREST stub over HTTP)", () => {
 
   it("answers 'duplicate' on 409 / 23505, for a case variant too", async () => {
     stub.seedEmails("ada@example.com");
-    expect(await store.subscribe("ADA@example.com")).toBe("duplicate");
+    expect((await store.signUp("ADA@example.com")).outcome).toBe("duplicate");
     expect(stub.storedEmails).toEqual(["ada@example.com"]);
   });
 
   it("answers 'failed' on a 500 with a PostgREST error, and logs the cause without the address", async () => {
     const logged = captureErrors();
     stub.setInsertBehaviour({ kind: "error" });
-    expect(await store.subscribe("ada.lovelace@example.com")).toBe("failed");
+    expect((await store.signUp("ada.lovelace@example.com")).outcome).toBe("failed");
     expect(logged()).toMatch(/HTTP 500 XX000.*internal error/);
     expect(logged()).toContain("a***@example.com");
     expect(logged()).not.toContain("ada.lovelace");
@@ -75,27 +75,27 @@ describe("the Supabase store (against a PostgREST stub over HTTP)", () => {
       status: 401,
       body: { code: "42501", message: "new row violates row-level security policy", details: null, hint: null },
     });
-    expect(await store.subscribe("ada@example.com")).toBe("failed");
+    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
   });
 
   it("answers 'failed' on a non-JSON gateway page", async () => {
     const logged = captureErrors();
     stub.setInsertBehaviour({ kind: "non-json" });
-    expect(await store.subscribe("ada@example.com")).toBe("failed");
+    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
     expect(logged()).toMatch(/HTTP 502.*Bad Gateway/);
   });
 
   it("answers 'failed' on a 2xx whose body is not JSON", async () => {
     captureErrors();
     stub.setInsertBehaviour({ kind: "non-json", status: 200, body: "<html>captive portal</html>" });
-    expect(await store.subscribe("ada@example.com")).toBe("failed");
+    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
   });
 
   it("answers 'failed' when the answer comes after the time box", async () => {
     const logged = captureErrors();
     stub.setInsertBehaviour({ kind: "store", delayMs: 3_000 });
     const started = performance.now();
-    expect(await store.subscribe("ada@example.com")).toBe("failed");
+    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
     // A generous bound: far below the stub's delay, so the time box, not the answer, ended the wait.
     expect(performance.now() - started).toBeLessThan(2_500);
     expect(logged()).toMatch(/abort|timeout|time box/i);
@@ -105,18 +105,18 @@ describe("the Supabase store (against a PostgREST stub over HTTP)", () => {
     captureErrors();
     stub.setInsertBehaviour({ kind: "hang" });
     const started = performance.now();
-    expect(await store.subscribe("ada@example.com")).toBe("failed");
+    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
     expect(performance.now() - started).toBeLessThan(2_500);
   });
 
   it("answers 'failed' when nothing listens at SUPABASE_URL", async () => {
     const logged = captureErrors();
-    const unreachable = createSupabaseStore({
+    const unreachable = openSupabaseList({
       url: `http://127.0.0.1:${await freePort()}`,
       anonKey: stub.anonKey,
       timeoutMs: TIME_BOX_MS,
     });
-    expect(await unreachable.subscribe("ada@example.com")).toBe("failed");
+    expect((await unreachable.signUp("ada@example.com")).outcome).toBe("failed");
     expect(logged()).toMatch(/fetch failed|ECONNREFUSED/i);
   });
 });

@@ -4,7 +4,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SQLITE_FILE_NAME } from "~/newsletter/stores/sqlite.server";
+import { SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { subscribe } from "../support/newsletter-http";
 import { type ServerProcess, startServer, tempDir } from "../support/production-server";
 import { startStubSupabase, type StubSupabase, UNSUBSCRIBE_FUNCTION } from "../support/stub-supabase";

@@ -5,10 +5,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { openOutbox, type OutboxRow } from "~/mail/outbox.server";
 import { OUTBOX_FILE_NAME } from "~/mail/settings.server";
-import { confirmByHash, issueToken, signUpPending } from "~/newsletter/confirm-sqlite.server";
-import { hashToken } from "~/newsletter/confirm-store.server";
-import { dialogConsent } from "~/newsletter/consent.server";
-import { openSqliteStore } from "~/newsletter/stores/sqlite.server";
+import { hashToken } from "~/newsletter/list/subscriber-list.server";
+import { dialogConsent } from "~/newsletter/sign-up/consent.server";
+import { openSqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { childEnv, productionEnv, ROOT } from "./production-server";
 import type { Run } from "./subscribers-cli";
 
@@ -62,13 +61,13 @@ export const exited = (child: ChildProcess) =>
 
 /** Puts these readers on the embedded list (as sign-ups before confirmation existed: confirmed readers). */
 export async function addReaders(dataDir: string, emails: string[]) {
-  const store = openSqliteStore(dataDir);
+  const store = openSqliteList(dataDir);
   try {
     for (const email of emails) {
-      const outcome = await store.subscribe(email);
+      const outcome = (await store.signUp(email)).outcome;
       if (outcome !== "subscribed") throw new Error(`${email} could not be added: ${outcome}`);
     }
-    return store.list();
+    return store.owner.rows();
   } finally {
     store.close();
   }
@@ -78,21 +77,21 @@ export async function addReaders(dataDir: string, emails: string[]) {
  * Signs these addresses up on the embedded list with confirmation on, as the dialog does (each mailed a token): the
  * `confirmed` ones then pressed 'Confirm', the `pending` ones did not (an hour ago, well inside their 7 days).
  */
-export function signUpWithConfirmation(dataDir: string, readers: { confirmed: string[]; pending: string[] }) {
-  const store = openSqliteStore(dataDir);
+export async function signUpWithConfirmation(dataDir: string, readers: { confirmed: string[]; pending: string[] }) {
+  const store = openSqliteList(dataDir);
   try {
-    const db = store.database();
     const at = Date.now() - 60 * 60_000;
     for (const email of [...readers.confirmed, ...readers.pending]) {
-      if (signUpPending(db, email, dialogConsent("/"), at).outcome !== "subscribed") {
+      const signedUp = await store.signUp(email, { state: "pending", consent: dialogConsent("/"), now: at });
+      if (signedUp.outcome !== "subscribed") {
         throw new Error(`${email} could not sign up`);
       }
-      if (issueToken(db, email, hashToken(`token-of-${email}`), at + 1_000) !== "issued") {
+      if ((await store.issueConfirmToken(email, hashToken(`token-of-${email}`), at + 1_000)) !== "issued") {
         throw new Error(`${email} got no token`);
       }
     }
     for (const email of readers.confirmed) {
-      if (confirmByHash(db, hashToken(`token-of-${email}`), at + 60_000) !== "confirmed") {
+      if ((await store.confirm(`token-of-${email}`, at + 60_000)) !== "confirmed") {
         throw new Error(`${email} could not confirm`);
       }
     }

@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, vi } from "vitest";
-import { openSqliteStore, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+import { openSqliteList, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 
 export function storeScratch(prefix: string) {
   const scratch = { dir: "", dataDir: "", backupDir: "" };
-  const open: SqliteStore[] = [];
+  const open: SqliteList[] = [];
   beforeEach(() => {
     scratch.dir = mkdtempSync(path.join(tmpdir(), prefix));
     scratch.dataDir = path.join(scratch.dir, "data");
@@ -24,12 +24,12 @@ export function storeScratch(prefix: string) {
     scratch,
     /** The store in DATA_DIR (or `dataDir`), closed after the test. */
     openStore(dataDir = scratch.dataDir) {
-      const store = openSqliteStore(dataDir);
+      const store = openSqliteList(dataDir);
       open.push(store);
       return store;
     },
     /** Closes a store now rather than after the test (its close is what is tested). */
-    closeNow(store: SqliteStore) {
+    closeNow(store: SqliteList) {
       open.splice(open.indexOf(store), 1);
       store.close();
     },

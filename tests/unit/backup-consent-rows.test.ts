@@ -1,8 +1,8 @@
 // A backup's confirmation state and consent record, checked the way the store writes them before a restore carries
 // them (a pending reader must never come back confirmed, nor a record point at words the reader never saw).
 import { describe, expect, it } from "vitest";
-import { checkBackupRows, checkWordings, rowProblem } from "~/newsletter/backups-rows.server";
-import { CONSENT_WORDING, consentVersion } from "~/newsletter/consent.server";
+import { checkBackupRows, checkWordings, rowProblem } from "~/newsletter/backups/row-checks.server";
+import { CONSENT_WORDING, consentVersion } from "~/newsletter/sign-up/consent.server";
 
 const HASH = "a".repeat(64);
 const VERSION = consentVersion(CONSENT_WORDING);

@@ -8,7 +8,7 @@ import {
   newestFirst,
   replacedFileName,
   stalePartials,
-} from "~/newsletter/backup-plan.server";
+} from "~/newsletter/backups/backup-plan.server";
 
 const BRUSSELS = "Europe/Brussels";
 

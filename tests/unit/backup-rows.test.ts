@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkBackupRows,
-  checkUnsubscribedTokens,
-  rowProblem,
-  showValue,
-  storeKey,
-} from "~/newsletter/backups-rows.server";
+import { checkBackupRows, checkUnsubscribedTokens, rowProblem, storeKey } from "~/newsletter/backups/row-checks.server";
+import { showValue } from "~/newsletter/list/sqlite/backup-file.server";
 
 const TOKEN = "0b6c2f0e-8a3d-4c1e-9f2a-1b2c3d4e5f60";
 const row = (overrides: Record<string, unknown> = {}) => ({

@@ -3,31 +3,32 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { confirmationMail, confirmLink } from "~/newsletter/confirm-mail.server";
+import { confirmationMail, confirmLink } from "~/newsletter/confirm/confirmation-mail.server";
 import {
   confirmByHash,
-  consentRecord,
-  countByState,
   DAY_MS,
   expirePending,
   issueToken,
   signUpPending,
-} from "~/newsletter/confirm-sqlite.server";
-import { CONSENT_WORDING, consentVersion, dialogConsent } from "~/newsletter/consent.server";
-import { openSqliteStore, type SqliteStore } from "~/newsletter/stores/sqlite.server";
+} from "~/newsletter/list/sqlite/double-opt-in.server";
+import { consentRecord, countByState } from "~/newsletter/list/sqlite/owner-rows.server";
+import { CONSENT_WORDING, consentPageOf, consentVersion, dialogConsent } from "~/newsletter/sign-up/consent.server";
+import { openSqliteList, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 
 let dir: string;
-let store: SqliteStore;
+let store: SqliteList;
 let db: DatabaseSync;
 const T0 = Date.UTC(2026, 10, 24, 12);
 const consent = dialogConsent("/");
 
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "confirm-"));
-  store = openSqliteStore(dir);
-  db = store.database();
+  store = openSqliteList(dir);
+  // A connection of the test's own: the list hands no database out.
+  db = new DatabaseSync(store.file);
 });
 afterEach(() => {
+  if (db.isOpen) db.close();
   store.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -109,16 +110,16 @@ describe("double opt-in in the embedded store", () => {
   });
 
   it("lets a pending reader unsubscribe, and keeps readers from before as confirmed", async () => {
-    await store.subscribe("before@example.com");
+    await store.signUp("before@example.com");
     expect(consentRecord(db, "before@example.com")).toMatchObject({
       state: "confirmed",
       confirmedAt: null,
       page: null,
     });
     signUpPending(db, "pending@example.com", consent, T0);
-    const token = store.list().find((row) => row.email === "pending@example.com")!.unsubscribeToken;
+    const token = store.owner.rows().find((row) => row.email === "pending@example.com")!.unsubscribeToken;
     expect(await store.unsubscribe(token)).toBe("removed");
-    expect(store.list().map((row) => [row.email, row.state])).toEqual([["before@example.com", "confirmed"]]);
+    expect(store.owner.rows().map((row) => [row.email, row.state])).toEqual([["before@example.com", "confirmed"]]);
   });
 
   it("migrates a file from before confirmation: every reader confirmed", () => {
@@ -132,8 +133,8 @@ describe("double opt-in in the embedded store", () => {
     rmSync(path.join(dir, "newsletter.sqlite-wal"), { force: true });
     rmSync(path.join(dir, "newsletter.sqlite-shm"), { force: true });
     renameSync(file, path.join(dir, "newsletter.sqlite"));
-    store = openSqliteStore(dir);
-    expect(store.list()).toMatchObject([{ email: "old@example.com", state: "confirmed", confirmedAt: null }]);
+    store = openSqliteList(dir);
+    expect(store.owner.rows()).toMatchObject([{ email: "old@example.com", state: "confirmed", confirmedAt: null }]);
   });
 });
 
@@ -155,5 +156,20 @@ describe("the confirmation mail", () => {
     }
     expect(mail.subject).toBe("Confirm your subscription to Alex Placeholder's updates");
     expect(mail.html).not.toMatch(/<img/i);
+  });
+});
+
+describe("the page a sign-up was posted from", () => {
+  const site = "https://alex.example/?index";
+  it("is the path of a Referer on the site itself, without its query", () => {
+    expect(consentPageOf("https://alex.example/updates/first-week?utm_source=x", site)).toBe("/updates/first-week");
+    expect(consentPageOf("https://alex.example/", site)).toBe("/");
+  });
+
+  it("is the home page when the Referer is missing, foreign or not a URL", () => {
+    expect(consentPageOf(null, site)).toBe("/");
+    expect(consentPageOf("https://elsewhere.example/updates/first-week", site)).toBe("/");
+    expect(consentPageOf("not a url", site)).toBe("/");
+    expect(consentPageOf(`https://alex.example/${"x".repeat(300)}`, site)).toBe("/");
   });
 });

@@ -7,8 +7,8 @@ import {
   invalidEmailToast,
   SOMETHING_WENT_WRONG_TOAST,
   SUBSCRIBED_TOAST,
-} from "~/newsletter/messages";
-import { subscribeSchema } from "~/newsletter/schema.server";
+} from "~/newsletter/sign-up/messages";
+import { subscribeSchema } from "~/newsletter/sign-up/schema.server";
 
 /** A valid address of exactly `length` characters: a short local part, then labels of at most 63 characters. */
 function ofLength(length: number): string {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { isNoAnswer, NO_ANSWER } from "~/newsletter/no-answer";
+import { isNoAnswer, NO_ANSWER } from "~/newsletter/sign-up/no-answer";
 import { inlineScriptHashes, securityHeaders } from "~/utils/security-headers.server";
 
 const sha256 = (text: string) => `sha256-${createHash("sha256").update(text, "utf8").digest("base64")}`;

@@ -4,7 +4,16 @@ import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openSendLog, processRuns, SEND_LOG_FILE_NAME } from "~/newsletter-send/send-lock.server";
+import { openOutbox } from "~/mail/outbox.server";
+import { processRuns } from "~/mail/send-log.server";
+import { OUTBOX_FILE_NAME } from "~/mail/settings.server";
+
+/** The lock and the send records live in the outbox's own file. */
+const SEND_LOG_FILE_NAME = OUTBOX_FILE_NAME;
+const openSendLog = (dataDir: string) => {
+  const outbox = openOutbox(path.join(dataDir, SEND_LOG_FILE_NAME));
+  return Object.assign(outbox.sends, { close: () => outbox.close() });
+};
 
 let dir: string;
 beforeEach(() => {

@@ -6,7 +6,7 @@ import {
   formatLine,
   formatSummary,
   RateWindow,
-} from "~/newsletter-send/progress.server";
+} from "~/newsletter/send/progress.server";
 
 const counts = { total: 300, sent: 120, skipped: 0, failed: 0, uncertain: 0 };
 

@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { createMembership, isReader, type Reader } from "~/newsletter-send/readers.server";
-import { concurrencyFor } from "~/newsletter-send/send-command.server";
-import { createPacer } from "~/newsletter-send/send-run.server";
-import { statusLine } from "~/newsletter-send/status-command.server";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openSqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
+import { isReader } from "~/newsletter/list/sqlite/readers.server";
+import type { Reader } from "~/newsletter/list/subscriber-list.server";
+import { createMembership } from "~/newsletter/list/supabase/readers.server";
+import { concurrencyFor } from "~/newsletter/send/send-command.server";
+import { createPacer } from "~/mail/pacer.server";
+import { statusLine } from "~/newsletter/send/status-command.server";
 
 const counts = { total: 300, queued: 0, sending: 0, sent: 297, failed: 1, skipped: 2, uncertain: 0 };
 
@@ -37,10 +43,12 @@ describe("readers", () => {
     let list: Reader[] = [{ email: "a@x.org", token: "ta" }];
     let reads = 0;
     let clock = 0;
-    const membership = createMembership(
-      { source: "supabase", freshForMs: 5000, readers: async () => (reads++, list) },
+    const has = createMembership(
+      async () => (reads++, list),
+      5000,
       () => clock,
     );
+    const membership = { has };
     expect(await Promise.all([membership.has("ta"), membership.has("tb")])).toEqual([true, false]);
     expect(reads).toBe(1);
     list = [{ email: "b@x.org", token: "tb" }];
@@ -52,16 +60,19 @@ describe("readers", () => {
     expect(reads).toBe(2);
   });
 
-  it("are asked of the audience itself when it can answer exactly", async () => {
-    const asked: string[] = [];
-    const membership = createMembership({
-      source: "sqlite",
-      freshForMs: 0,
-      readers: async () => [],
-      isReader: (token) => (asked.push(token), token === "yes"),
-    });
-    expect([await membership.has("yes"), await membership.has("no")]).toEqual([true, false]);
-    expect(asked).toEqual(["yes", "no"]);
+  it("are asked of the embedded list itself, exactly, before each mail", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "readers-"));
+    const list = openSqliteList(dir);
+    try {
+      await list.signUp("yes@example.com");
+      const [reader] = await list.readers();
+      expect([await list.isReader(reader!.token), await list.isReader("no")]).toEqual([true, false]);
+      expect(await list.unsubscribe(reader!.token)).toBe("removed");
+      expect(await list.isReader(reader!.token)).toBe(false);
+    } finally {
+      list.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

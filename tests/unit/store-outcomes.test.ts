@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { maskEmail } from "~/newsletter/mask-email.server";
-import { SQLITE_CONSTRAINT_UNIQUE, sqliteOutcome } from "~/newsletter/stores/sqlite.server";
-import { supabaseOutcome } from "~/newsletter/stores/supabase.server";
+import { maskEmail } from "~/utils/mask-email.server";
+import { SQLITE_CONSTRAINT_UNIQUE, sqliteOutcome } from "~/newsletter/list/sqlite/sqlite-list.server";
+import { supabaseOutcome } from "~/newsletter/list/supabase/anon-writes.server";
 
 describe("supabaseOutcome", () => {
   it("is 'subscribed' for PostgREST's 201 with an empty body", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvField, csvValue, subscribersCsv, unsubscribeLink } from "~/newsletter/subscribers-csv.server";
+import { csvField, csvValue, subscribersCsv, unsubscribeLink } from "~/newsletter/admin/subscribers-csv.server";
 import { FORMULA_START, readCsv } from "../support/csv";
 
 describe("the subscribers export", () => {

@@ -5,7 +5,7 @@ import {
   listId,
   senderDomain,
   updateMessageId,
-} from "~/newsletter-send/update-mail.server";
+} from "~/newsletter/send/update-mail.server";
 
 const source = {
   name: "2026-11-20-first-launch",

@@ -1,0 +1,98 @@
+// The outbox table's shape: its schema, a stored row read back, and the filters the owner's commands use.
+export type MailKind = "confirm" | "update";
+export type OutboxState = "queued" | "sending" | "sent" | "failed" | "skipped" | "uncertain";
+export const OUTBOX_STATES: readonly OutboxState[] = ["queued", "sending", "sent", "failed", "skipped", "uncertain"];
+
+export interface OutboxRow {
+  id: number;
+  kind: MailKind;
+  recipient: string;
+  ref: string | null;
+  payload: Record<string, unknown>;
+  state: OutboxState;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: number;
+  updatedAt: number;
+  sentAt: number | null;
+  claimedBy: string | null;
+  leaseUntil: number | null;
+}
+
+export interface RowFilter {
+  kind?: MailKind;
+  ref?: string;
+  state?: OutboxState;
+  recipient?: string;
+}
+
+export const SCHEMA = `
+  create table if not exists mail_outbox (
+    id integer primary key,
+    kind text not null check (kind in ('confirm', 'update')),
+    recipient text not null,
+    ref text,
+    payload text not null default '{}',
+    state text not null default 'queued'
+      check (state in ('queued', 'sending', 'sent', 'failed', 'skipped', 'uncertain')),
+    attempts integer not null default 0,
+    next_attempt_at integer not null,
+    last_error text,
+    created_at integer not null,
+    updated_at integer not null,
+    sent_at integer,
+    claimed_by text,
+    lease_until integer
+  );
+  create index if not exists mail_outbox_due on mail_outbox (state, next_attempt_at);
+  create unique index if not exists mail_outbox_once on mail_outbox (kind, ref, lower(recipient)) where ref is not null;
+  create index if not exists mail_outbox_recipient on mail_outbox (lower(recipient));
+`;
+
+export interface RawRow {
+  id: number;
+  kind: MailKind;
+  recipient: string;
+  ref: string | null;
+  payload: string;
+  state: OutboxState;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
+  claimed_by: string | null;
+  lease_until: number | null;
+}
+
+export const toRow = (raw: RawRow): OutboxRow => ({
+  id: raw.id,
+  kind: raw.kind,
+  recipient: raw.recipient,
+  ref: raw.ref,
+  payload: JSON.parse(raw.payload) as Record<string, unknown>,
+  state: raw.state,
+  attempts: raw.attempts,
+  nextAttemptAt: raw.next_attempt_at,
+  lastError: raw.last_error,
+  createdAt: raw.created_at,
+  updatedAt: raw.updated_at,
+  sentAt: raw.sent_at,
+  claimedBy: raw.claimed_by,
+  leaseUntil: raw.lease_until,
+});
+
+/** A where clause (and its values) for a filter; every value is bound, never spliced. */
+export function where(filter: RowFilter = {}): { sql: string; values: string[] } {
+  const parts: [string, string | undefined][] = [
+    ["kind = ?", filter.kind],
+    ["ref = ?", filter.ref],
+    ["state = ?", filter.state],
+    ["lower(recipient) = lower(?)", filter.recipient],
+  ];
+  const used = parts.filter((part): part is [string, string] => part[1] !== undefined);
+  const values = used.map(([, value]) => value);
+  return { sql: used.length ? `where ${used.map(([clause]) => clause).join(" and ")}` : "", values };
+}

@@ -1,0 +1,80 @@
+import { existsSync } from "node:fs";
+import { owner } from "~/content/site";
+import { openOutbox } from "~/mail/outbox.server";
+import { subscribersCsv } from "~/newsletter/admin/subscribers-csv.server";
+import { listBackups } from "~/newsletter/backups/backup-folder.server";
+import { restoreBackup } from "~/newsletter/backups/restore.server";
+import { SUPABASE_OWNER_HINT } from "~/newsletter/list/open-list.server";
+import { WHOLE_FILE } from "~/newsletter/list/sqlite/sqlite-list.server";
+import type { ConsentRecord, OwnerOperations, SubscriberList } from "~/newsletter/list/subscriber-list.server";
+import type { BackupSettings } from "~/newsletter/backups/automatic-backups.server";
+import type { MailSettings } from "~/mail/settings.server";
+
+/** What the owner's tools need of the composition root (app/server-build/services.server.ts). */
+export interface AdminServices {
+  readonly usesSupabase: boolean;
+  readonly mail: MailSettings;
+  readonly backupSettings: BackupSettings;
+  list(): SubscriberList;
+}
+import { env } from "~/utils/env.server";
+
+/** The live list's owner operations, opened on first use (throws with the reason when the file cannot be used). */
+function ownerOperations(services: () => AdminServices): OwnerOperations {
+  const operations = services().list().owner;
+  if (!operations) throw new Error("The list lives in Supabase.");
+  return operations;
+}
+
+/** Erases every outbox row for an address (`remove` erases everything about it); none when there is no outbox. */
+function eraseOutboxRows(services: () => AdminServices, email: string): number {
+  const { outboxFile } = services().mail;
+  if (!existsSync(outboxFile)) return 0;
+  const outbox = openOutbox(outboxFile);
+  try {
+    return outbox.removeRecipient(email);
+  } finally {
+    outbox.close();
+  }
+}
+
+/**
+ * The owner's tools over the embedded list (`npm run subscribers`, scripts/subscribers.mjs), exported by the server
+ * build so they run wherever the server runs, the Docker image included.
+ */
+export function subscriberTools(services: () => AdminServices) {
+  return {
+    /** The list lives in Supabase: these tools do not reach it. */
+    usesSupabase: () => services().usesSupabase,
+    /** What to do instead when it does. */
+    supabaseHint: SUPABASE_OWNER_HINT,
+    /** The live list itself, for the bench (bench/backup-stall.mjs): the owner's own measurements. */
+    liveList: () => services().list(),
+    /** Opens the live list now, so a file that cannot be opened says why before any command runs. */
+    open: () => void ownerOperations(services),
+    count: (): number => ownerOperations(services).count(),
+    /** Every subscriber, oldest first. */
+    list: () => ownerOperations(services).rows(),
+    /** Everything kept about one address (GDPR art. 15), or null when it is not on the list. */
+    show: (email: string): ConsentRecord | null => ownerOperations(services).show(email),
+    /** Confirmed and pending readers, apart. */
+    countByState: (): { confirmed: number; pending: number } => ownerOperations(services).countByState(),
+    /** Erases an address from the list and from the mail outbox; whether it was on the list, and outbox rows erased. */
+    remove: (email: string): { removed: boolean; mails: number } => ({
+      removed: ownerOperations(services).remove(email),
+      mails: eraseOutboxRows(services, email),
+    }),
+    exportCsv: (): string => subscribersCsv(ownerOperations(services).rows(), owner.siteUrl),
+    /**
+     * A consistent copy of the live list at `target`; answers how many subscribers it holds. The tool's process serves
+     * nobody, so the copy is one step: one snapshot, which the running server's sign-ups cannot make start over.
+     */
+    backup: (target: string): Promise<number> => ownerOperations(services).backup(target, { stepPages: WHOLE_FILE }),
+    /** The backup folder (BACKUP_DIR, or DATA_DIR/backups). */
+    backupDir: () => services().backupSettings.dir,
+    /** What the backup folder holds, each file checked. */
+    backups: () => listBackups(services().backupSettings.dir),
+    /** Restores a backup without opening the live list first: it may be missing or damaged. */
+    restore: (file: string) => restoreBackup(file, env.DATA_DIR, services().backupSettings.dir),
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Double opt-in, when mail is on (app/mail/settings.server.ts): a sign-up stores the reader pending and queues one
+ * confirmation mail in the outbox, which the server's runner sends in the background; the mail links to /confirm,
+ * whose button (a plain form post) confirms. With the embedded list always; with Supabase once
+ * SUPABASE_CONFIRM_SECRET is set (its database checks the server's signature). The composition root
+ * (app/server-build/services.server.ts) hands this composer to the engine for 'confirm' rows.
+ */
+import { randomBytes } from "node:crypto";
+import { owner } from "~/content/site";
+import type { Composer } from "~/mail/drain.server";
+import { confirmationMail } from "~/newsletter/confirm/confirmation-mail.server";
+import { hashToken, type SubscriberList } from "~/newsletter/list/subscriber-list.server";
+import { describeCause } from "~/utils/log.server";
+
+/** A confirm token: 32 random bytes, base64url (43 characters). */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+export const isConfirmToken = (value: unknown): value is string => typeof value === "string" && TOKEN.test(value);
+
+const HOUR_MS = 60 * 60_000;
+
+/** The composer of 'confirm' rows: a fresh token, its hash stored now, the token only in the mail. */
+export function confirmationComposer(list: SubscriberList, now: () => number = Date.now): Composer {
+  return async (row) => {
+    const token = randomBytes(32).toString("base64url");
+    const issued = await list.issueConfirmToken(row.recipient, hashToken(token), now());
+    if (issued !== "issued") return { skip: issued === "gone" ? "no longer on the list" : "already confirmed" };
+    return { message: confirmationMail(row.recipient, token, { ownerName: owner.name, siteUrl: owner.siteUrl }) };
+  };
+}
+
+/** Removes pending readers whose 7 days are over, now and every hour; answers how to stop. */
+export function startExpirySweep(list: SubscriberList): () => void {
+  const sweepNow = () =>
+    list.expirePending(Date.now()).catch((error: unknown) => {
+      console.error(`Newsletter: removing expired pending readers failed: ${describeCause(error)}`);
+    });
+  void sweepNow();
+  const sweep = setInterval(sweepNow, HOUR_MS);
+  sweep.unref();
+  return () => clearInterval(sweep);
+}

@@ -1,0 +1,49 @@
+// What a restore writes into a list, fresh or live: each reader's row with their confirmation state and consent
+// record, and the consent wordings those records point to. A reader's consent is proof the owner must keep: a restore
+// that dropped it would turn a pending reader into a confirmed one (the schema's rule for readers from before).
+import type { DatabaseSync } from "node:sqlite";
+import { READERS_FROM_BEFORE } from "~/newsletter/list/sqlite/schema.server";
+import type { BackupRow, ConsentWording } from "~/newsletter/list/subscriber-list.server";
+
+/** Each subscriber column a backup's rows carry, with the key a row holds it under (the id is the store's own). */
+export const BACKUP_COLUMNS = [
+  ["email", "email"],
+  ["created_at", "createdAt"],
+  ["unsubscribe_token", "unsubscribeToken"],
+  ["state", "state"],
+  ["confirmed_at", "confirmedAt"],
+  ["consent_page", "consentPage"],
+  ["consent_version", "consentVersion"],
+  ["confirm_requested_at", "confirmRequestedAt"],
+  ["confirm_token_hash", "confirmTokenHash"],
+  ["confirm_token_at", "confirmTokenAt"],
+] as const;
+
+/** Writes one backup row with the token it is to keep (a new one when its own is missing or taken). */
+export function rowInserter(db: DatabaseSync) {
+  const columns = BACKUP_COLUMNS.map(([column]) => column);
+  const insert = db.prepare(
+    `insert into newsletter_subscribers (${columns.join(", ")}) values (${columns.map(() => "?").join(", ")})`,
+  );
+  return (row: BackupRow, unsubscribeToken: string, confirmTokenHash = row.confirmTokenHash ?? null) =>
+    insert.run(
+      row.email,
+      row.createdAt,
+      unsubscribeToken,
+      row.state ?? READERS_FROM_BEFORE,
+      row.confirmedAt ?? null,
+      row.consentPage ?? null,
+      row.consentVersion ?? null,
+      row.confirmRequestedAt ?? null,
+      confirmTokenHash,
+      row.confirmTokenAt ?? null,
+    );
+}
+
+/** Adds the wordings the list lacks; one it has is kept as it is (a version is a digest of its wording). */
+export function insertWordings(db: DatabaseSync, wordings: readonly ConsentWording[]) {
+  const insert = db.prepare(
+    "insert or ignore into newsletter_consent_wordings (version, wording, first_used_at) values (?, ?, ?)",
+  );
+  for (const { version, wording, firstUsedAt } of wordings) insert.run(version, wording, firstUsedAt);
+}

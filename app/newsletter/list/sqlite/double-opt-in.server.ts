@@ -1,0 +1,85 @@
+/**
+ * Double opt-in in the embedded store: the pending state, the confirmation token's hash, the 24-hour rule, expiry,
+ * and each reader's consent record. Every function takes the clock (`now`, milliseconds) so tests can move it.
+ *
+ * A reader is `pending` from the sign-up until they press 'Confirm' on the page their mail links to; a pending reader
+ * is removed 7 days after their latest confirmation mail was asked for, and may sign up again. The token itself is
+ * never stored: only its SHA-256, set when the mail is composed (so the outbox never holds it), valid for 7 days.
+ */
+import { randomUUID } from "node:crypto";
+import type { DatabaseSync } from "node:sqlite";
+import type { Consent, IssueOutcome, SignUp } from "~/newsletter/list/subscriber-list.server";
+import { transaction } from "~/utils/sqlite-transaction.server";
+
+export const DAY_MS = 24 * 60 * 60_000;
+export const PENDING_FOR_MS = 7 * DAY_MS;
+export const TOKEN_VALID_MS = 7 * DAY_MS;
+export const RESEND_AFTER_MS = DAY_MS;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Removes pending readers whose time ran out; their addresses. */
+export function expirePending(db: DatabaseSync, now: number): string[] {
+  const rows = db
+    .prepare(
+      "delete from newsletter_subscribers where state = 'pending' and " +
+        "coalesce(confirm_requested_at, created_at) <= ? returning email",
+    )
+    .all(iso(now - PENDING_FOR_MS)) as { email: string }[];
+  return rows.map((row) => row.email);
+}
+
+/**
+ * A sign-up with confirmation: a new address is stored pending (with its consent) and gets a mail; a pending one gets
+ * another mail only when the last was asked for 24 hours ago or more; both answer "duplicate" when already there.
+ */
+export function signUpPending(db: DatabaseSync, email: string, consent: Consent, now: number): SignUp {
+  return transaction(db, () => {
+    expirePending(db, now);
+    const found = db
+      .prepare(
+        "select id, state, coalesce(confirm_requested_at, created_at) as requested from newsletter_subscribers " +
+          "where lower(email) = lower(?)",
+      )
+      .get(email) as { id: number; state: string; requested: string } | undefined;
+    if (found) {
+      if (found.state !== "pending" || found.requested > iso(now - RESEND_AFTER_MS)) {
+        return { outcome: "duplicate", mail: false };
+      }
+      db.prepare("update newsletter_subscribers set confirm_requested_at = ? where id = ?").run(iso(now), found.id);
+      return { outcome: "duplicate", mail: true };
+    }
+    db.prepare(
+      "insert or ignore into newsletter_consent_wordings (version, wording, first_used_at) values (?, ?, ?)",
+    ).run(consent.version, consent.wording, iso(now));
+    db.prepare(
+      "insert into newsletter_subscribers (email, created_at, unsubscribe_token, state, consent_page, " +
+        "consent_version, confirm_requested_at) values (?, ?, ?, 'pending', ?, ?, ?)",
+    ).run(email, iso(now), randomUUID(), consent.page, consent.version, iso(now));
+    return { outcome: "subscribed", mail: true };
+  });
+}
+
+/** Stores the hash of the token about to be mailed; what became of the reader. */
+export function issueToken(db: DatabaseSync, email: string, tokenHash: string, now: number): IssueOutcome {
+  expirePending(db, now);
+  const row = db.prepare("select state from newsletter_subscribers where lower(email) = lower(?)").get(email) as
+    { state: string } | undefined;
+  if (!row) return "gone";
+  if (row.state !== "pending") return "confirmed";
+  db.prepare(
+    "update newsletter_subscribers set confirm_token_hash = ?, confirm_token_at = ? where lower(email) = lower(?)",
+  ).run(tokenHash, iso(now), email);
+  return "issued";
+}
+
+/** Confirms the pending reader whose token has this hash, if it is still valid. */
+export function confirmByHash(db: DatabaseSync, tokenHash: string, now: number): "confirmed" | "unknown" {
+  const row = db
+    .prepare(
+      "update newsletter_subscribers set state = 'confirmed', confirmed_at = ?, confirm_token_hash = null " +
+        "where confirm_token_hash = ? and state = 'pending' and confirm_token_at > ? returning id",
+    )
+    .get(iso(now), tokenHash, iso(now - TOKEN_VALID_MS));
+  return row ? "confirmed" : "unknown";
+}

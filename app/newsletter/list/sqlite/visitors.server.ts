@@ -1,0 +1,82 @@
+// What visitors do to the embedded list: sign up, and leave by their link.
+import { randomUUID } from "node:crypto";
+import { maskEmail } from "~/utils/mask-email.server";
+import { describeCause } from "~/utils/log.server";
+import {
+  isUnsubscribeToken,
+  type SignUp,
+  type SignUpRequest,
+  type SubscribeOutcome,
+  type UnsubscribeOutcome,
+} from "~/newsletter/list/subscriber-list.server";
+import { signUpPending } from "~/newsletter/list/sqlite/double-opt-in.server";
+import { type LiveConnection, sqliteOutcome } from "~/newsletter/list/sqlite/connection.server";
+import { transaction } from "~/utils/sqlite-transaction.server";
+import type { FileHealth } from "~/newsletter/list/sqlite/file-health.server";
+
+/** The list's file cannot take a write now (the health check says why, in the log). */
+export class StoreUnwritable extends Error {
+  override name = "StoreUnwritable";
+  constructor() {
+    super("the list cannot be written now");
+  }
+}
+
+/** A sign-up, confirmed at once or pending with its consent (see SignUpRequest). Never throws. */
+export function signUp(live: LiveConnection, health: FileHealth, email: string, request: SignUpRequest): SignUp {
+  if (request.state === "confirmed") return { outcome: subscribe(live, health, email), mail: false };
+  const problem = health.cannotWrite();
+  try {
+    if (problem) {
+      health.report(problem);
+      throw new StoreUnwritable();
+    }
+    const result = signUpPending(live.current.db, email, request.consent, request.now);
+    health.wrote(true);
+    return result;
+  } catch (error) {
+    console.error(`Newsletter: the sign-up of ${maskEmail(email)} failed: ${describeCause(error)}`);
+    return { outcome: "failed", mail: false };
+  }
+}
+
+/** Stores one address, confirmed, with a fresh unsubscribe token. Never throws. */
+function subscribe(live: LiveConnection, health: FileHealth, email: string): SubscribeOutcome {
+  // A row written to a deleted file, or half-written to a full disk, would be acknowledged and then lost.
+  const problem = health.cannotWrite();
+  if (problem) {
+    health.report(problem);
+    return "failed";
+  }
+  try {
+    live.current.insert.run(email, randomUUID());
+    health.wrote(true);
+    return "subscribed";
+  } catch (error) {
+    const outcome = sqliteOutcome(error);
+    if (outcome === "failed") {
+      health.forgetWrites();
+      console.error(`Newsletter: SQLite insert for ${maskEmail(email)} failed: ${describeCause(error)}`);
+    }
+    return outcome;
+  }
+}
+
+/** Removes the subscriber holding `token` and remembers the token (a restore must not bring them back). */
+export function unsubscribe(live: LiveConnection, token: string): UnsubscribeOutcome {
+  if (!isUnsubscribeToken(token)) return "unknown";
+  try {
+    const conn = live.current;
+    const removed = transaction(conn.db, () => {
+      const row = conn.removeByToken.get(token) as { email: string } | undefined;
+      if (row) conn.noteUnsubscribe.run(token);
+      return row;
+    });
+    if (!removed) return "unknown";
+    console.info(`Newsletter: ${maskEmail(removed.email)} unsubscribed.`);
+    return "removed";
+  } catch (error) {
+    console.error(`Newsletter: SQLite unsubscribe failed: ${describeCause(error)}`);
+    return "failed";
+  }
+}

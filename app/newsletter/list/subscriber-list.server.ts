@@ -1,0 +1,175 @@
+/**
+ * The subscriber list: the one interface every part of the newsletter uses (the sign-up, the confirm and unsubscribe
+ * pages, the send, the backups, the owner's tools), with one adapter per place the list can live: the embedded SQLite
+ * file (./sqlite/) or Supabase (./supabase/). Only the code under this folder knows the table; no caller gets a
+ * database. Times are milliseconds since the epoch, passed in so tests can move the clock.
+ *
+ * Built to grow: suppressing an address for good (`suppress(email, reason, detail)`, `unsuppress(email)`) joins the
+ * visitors' and the relay's operations below, and `import(rows)` joins the owner's, each adapter answering for its
+ * own table; nothing outside this folder changes shape for them.
+ */
+import { createHash } from "node:crypto";
+
+/** What became of one sign-up; each outcome has its own toast (app/newsletter/messages.ts). */
+export type SubscribeOutcome = "subscribed" | "duplicate" | "failed";
+
+/**
+ * What became of an unsubscribe request: "removed" when the token belonged to a subscriber, "unknown" when it belongs
+ * to nobody (never given, or already used). The page answers both alike; only unknown tokens count against the
+ * unsubscribe rate limit, so a mail provider's one-click posts for many readers from one address are all honoured.
+ */
+export type UnsubscribeOutcome = "removed" | "unknown" | "failed";
+
+/** What a reader agreed to, and where: kept with every pending sign-up (proof of consent). */
+export interface Consent {
+  /** The page whose form was used (a path on the site). */
+  page: string;
+  wording: string;
+  version: string;
+}
+
+/**
+ * How a sign-up is stored: `confirmed` at once (mail is off, so nobody could confirm), or `pending` with the consent
+ * the reader gave, until they press 'Confirm' on the page their mail links to.
+ */
+export type SignUpRequest = { state: "confirmed" } | { state: "pending"; consent: Consent; now: number };
+
+export interface SignUp {
+  outcome: SubscribeOutcome;
+  /** Whether a confirmation mail is to be queued now (a pending sign-up, new or due a reminder). */
+  mail: boolean;
+}
+
+/** What attaching a confirmation token found: the reader pending (issued), gone, or confirmed already. */
+export type IssueOutcome = "issued" | "gone" | "confirmed";
+
+/** One reader of a send: their address and unsubscribe token (the mail's own link). */
+export interface Reader {
+  email: string;
+  token: string;
+}
+
+/** What the owner's `show` prints: everything kept about one reader. */
+export interface ConsentRecord {
+  email: string;
+  state: "pending" | "confirmed";
+  signedUpAt: string;
+  confirmedAt: string | null;
+  page: string | null;
+  wordingVersion: string | null;
+  wording: string | null;
+  confirmationRequestedAt: string | null;
+  unsubscribeToken: string;
+}
+
+/** One subscriber as the owner's tools show it. */
+export interface SubscriberRow {
+  email: string;
+  createdAt: string;
+  unsubscribeToken: string;
+  /** "pending" until the reader confirms by mail (only when mail is on); readers from before are "confirmed". */
+  state: "pending" | "confirmed";
+  /** When they pressed 'Confirm'; null for readers from before confirmation, or with mail off. */
+  confirmedAt: string | null;
+}
+
+/** What a restore into the live list did. */
+export interface AddBackReport {
+  /** The addresses put back, in the backup's order. */
+  added: string[];
+  alreadyThere: number;
+  /** Left out: these readers unsubscribed by their link after the backup was made. */
+  unsubscribedSince: number;
+}
+
+/**
+ * One subscriber as a backup holds it. A file from before tokens has no token (the store gives a new one); a file from
+ * before double opt-in has no state or consent: those readers are confirmed, as the schema's migration says.
+ */
+export interface BackupRow {
+  email: string;
+  createdAt: string;
+  unsubscribeToken: string | null;
+  state?: "pending" | "confirmed";
+  confirmedAt?: string | null;
+  consentPage?: string | null;
+  consentVersion?: string | null;
+  confirmRequestedAt?: string | null;
+  confirmTokenHash?: string | null;
+  confirmTokenAt?: string | null;
+}
+
+/** One wording readers agreed to, as newsletter_consent_wordings holds it. */
+export interface ConsentWording {
+  version: string;
+  wording: string;
+  firstUsedAt: string;
+}
+
+export interface CopyOptions {
+  /**
+   * Pages copied per step (a page is 4 KiB). Between steps the event loop runs, and a sign-up on this connection
+   * waits for one step at most; its pages go into the copy as it commits, so the copy holds every row up to the end.
+   * A commit by another connection (another process) makes the copy start again, which a busy list could do forever:
+   * a process that serves nobody (the owner's tools) copies the whole file in one step, one consistent snapshot.
+   */
+  stepPages?: number;
+}
+
+/** The owner's operations (npm run subscribers), where the list lives in this server's own file. */
+export interface OwnerOperations {
+  count(): number;
+  /** Confirmed and pending readers, apart. */
+  countByState(): { confirmed: number; pending: number };
+  /** Every subscriber, oldest first. */
+  rows(): SubscriberRow[];
+  /** Everything kept about one address (GDPR art. 15), or null when it is not on the list. */
+  show(email: string): ConsentRecord | null;
+  /** Removes an address in any letter case; whether it was there. */
+  remove(email: string): boolean;
+  /**
+   * A consistent copy of the whole list at `target` (which must not exist), safe while the server writes; answers how
+   * many subscribers the copy holds.
+   */
+  backup(target: string, options?: CopyOptions): Promise<number>;
+  /**
+   * Puts rows of a backup back in one transaction: those not on the list, except readers who unsubscribed by their
+   * link since (the list remembers their token). Rows whose address is on the list are left as they are. Each row
+   * keeps its confirmation state and consent record; the wordings the list lacks are added.
+   */
+  addBack(rows: readonly BackupRow[], wordings?: readonly ConsentWording[]): AddBackReport;
+}
+
+export interface SubscriberList {
+  readonly kind: "sqlite" | "supabase";
+  // What visitors do. Neither throws: a failure is logged with its cause and answered "failed".
+  signUp(email: string, request?: SignUpRequest): Promise<SignUp>;
+  /** Removes the subscriber holding this unsubscribe token, if any. */
+  unsubscribe(token: string): Promise<UnsubscribeOutcome>;
+  // Double opt-in. These throw when the list cannot answer; the caller retries or answers "failed".
+  /** Attaches the hash of the token about to be mailed to a pending reader. */
+  issueConfirmToken(email: string, tokenHash: string, now: number): Promise<IssueOutcome>;
+  /** Confirms the pending reader this (mailed) token belongs to, if it is still valid. */
+  confirm(token: string, now: number): Promise<"confirmed" | "unknown">;
+  /** Removes pending readers whose 7 days are over. */
+  expirePending(now: number): Promise<void>;
+  // The readers of a send. Both throw with the reason when the list cannot be read.
+  /** Every confirmed reader with their token, oldest first. */
+  readers(): Promise<Reader[]>;
+  /** Whether the token is a confirmed reader's now: asked before each mail, so a reader who left gets nothing. */
+  isReader(token: string): Promise<boolean>;
+  /** Whether a sign-up can be stored now (/healthz): never a network call. */
+  healthy(): boolean;
+  /** The owner's operations; null where the list lives in Supabase (its dashboard is the owner's tool there). */
+  readonly owner: OwnerOperations | null;
+  close(): void;
+}
+
+/** An unsubscribe token: a random (version 4) UUID, given to every subscriber when stored. */
+const UNSUBSCRIBE_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+export const isUnsubscribeToken = (value: unknown): value is string =>
+  typeof value === "string" && UNSUBSCRIBE_TOKEN.test(value);
+
+/** A confirm token is never stored, only this digest of it. */
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");

@@ -1,0 +1,65 @@
+// The readers of a send, from Supabase. The list can only be read with the service role key, which the update command
+// alone is given (SUPABASE_SERVICE_ROLE_KEY in its own environment): the web server never holds a key that reads
+// addresses, so there `readers` and `isReader` refuse, saying so.
+import type { Reader } from "~/newsletter/list/subscriber-list.server";
+import { createServerSupabaseClient } from "~/utils/supabase.server";
+
+const PAGE = 1000;
+/** Bounded: a list beyond this many pages is a misconfiguration (or a runaway), not readers. */
+const MAX_PAGES = 1000;
+/** How stale the readers' tokens may be for the check before each mail. */
+export const READERS_FRESH_FOR_MS = 5_000;
+
+export function readConfirmedReaders(url: string, serviceRoleKey: string): () => Promise<Reader[]> {
+  const client = createServerSupabaseClient(url, serviceRoleKey);
+  return async () => {
+    const readers: Reader[] = [];
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const { data, error } = await client
+        .from("newsletter_subscribers")
+        .select("email, unsubscribe_token")
+        // Pending readers (double opt-in, supabase/migrations) are not readers yet.
+        .eq("state", "confirmed")
+        .order("id")
+        .range(page * PAGE, page * PAGE + PAGE - 1);
+      if (error) throw new Error(`Supabase did not give the list: ${error.message}`);
+      const rows = (data ?? []) as { email: string; unsubscribe_token: string | null }[];
+      for (const row of rows)
+        if (row.unsubscribe_token) readers.push({ email: row.email, token: row.unsubscribe_token });
+      if (rows.length < PAGE) return readers;
+    }
+    throw new Error(`Supabase gave more than ${PAGE * MAX_PAGES} rows: stopped reading.`);
+  };
+}
+
+/**
+ * The readers' tokens as of at most `freshForMs` ago: the check before each mail, so a reader who unsubscribes
+ * during a send is skipped from then on. Concurrent checks share one read.
+ */
+export function createMembership(
+  readers: () => Promise<Reader[]>,
+  freshForMs = READERS_FRESH_FOR_MS,
+  now: () => number = Date.now,
+) {
+  let tokens: Set<string> | null = null;
+  let readAt = -Infinity;
+  let reading: Promise<Set<string>> | null = null;
+  return async (token: string): Promise<boolean> => {
+    if (!tokens || now() - readAt > freshForMs) {
+      reading ??= readers().then(
+        (found) => {
+          tokens = new Set(found.map((reader) => reader.token));
+          readAt = now();
+          reading = null;
+          return tokens;
+        },
+        (error: unknown) => {
+          reading = null;
+          throw error;
+        },
+      );
+      return (await reading).has(token);
+    }
+    return tokens.has(token);
+  };
+}

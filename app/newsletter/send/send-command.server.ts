@@ -1,0 +1,180 @@
+// `npm run newsletter -- send <name> [--test <address>] [--dry-run] [--resend-uncertain]` (scripts/newsletter.mjs):
+// queue one mail per reader in the outbox (once per (update, reader), whatever the number of runs), then send them
+// at the relay's pace, reporting as it goes. Every way it ends leaves the outbox exact: a re-run goes on where it was.
+import { type DrainOptions, drainUntil, newOwner } from "~/mail/drain.server";
+import { openOutbox, type Outbox } from "~/mail/outbox.server";
+import { mailSettingsOf } from "~/mail/settings.server";
+import { createMailTransport } from "~/mail/transport.server";
+import type { Reader } from "~/newsletter/list/subscriber-list.server";
+import { createProgressReporter, type ProgressOutput, type SendSummary } from "~/newsletter/send/progress.server";
+import { sendTestCopy, previewText } from "~/newsletter/send/send-test.server";
+import { CommandError, type ListSource, listToRead, updateToSend } from "~/newsletter/send/update-to-send.server";
+import { updateComposer, updatePayload } from "~/newsletter/send/update-composer.server";
+import { env } from "~/utils/env.server";
+
+export { CommandError } from "~/newsletter/send/update-to-send.server";
+
+export interface SendOptions {
+  /** Where the list comes from (the build's services). */
+  lists: ListSource;
+  test?: string;
+  dryRun?: boolean;
+  resendUncertain?: boolean;
+  /** Where progress and the summary go (stderr in the command, so stdout stays for data). */
+  output: ProgressOutput;
+  signal?: AbortSignal;
+}
+
+/** Far longer than one attempt can take (the transport bounds connection, greeting and socket waits). */
+export const LEASE_MS = 5 * 60_000;
+
+/**
+ * Parallel relay connections: enough for hundreds of mails a second unpaced; paced, one per 5 mails/s, so each has
+ * 200 ms for a claim (one fsync, slow on a busy disk) and the relay's answer. Also the most mails that can be
+ * uncertain if the sender dies.
+ */
+export const concurrencyFor = (ratePerSecond: number): number =>
+  ratePerSecond === 0 ? 8 : Math.min(8, Math.max(1, Math.ceil(ratePerSecond / 5)));
+
+/** The update's rows as the progress reporter counts them. */
+export function sendCounts(outbox: Outbox, name: string) {
+  const c = outbox.counts({ kind: "update", ref: name });
+  const total = c.queued + c.sending + c.sent + c.failed + c.skipped + c.uncertain;
+  return { total, ...c };
+}
+
+/** What happened to every reader of the update, from the outbox (the truth, whoever sent the mails). */
+export function summaryOf(outbox: Outbox, name: string): SendSummary {
+  const rows = outbox.rows({ kind: "update", ref: name });
+  const counts = sendCounts(outbox, name);
+  return {
+    update: name,
+    ...counts,
+    failures: rows
+      .filter((row) => row.state === "failed")
+      .map((row) => ({ email: row.recipient, reason: row.lastError ?? "" })),
+    uncertainReaders: rows.filter((row) => row.state === "uncertain").map((row) => row.recipient),
+  };
+}
+
+function queueReaders(outbox: Outbox, name: string, readers: Reader[], write: (line: string) => void) {
+  const added = outbox.enqueueMany(
+    readers.map((reader) => ({
+      kind: "update",
+      recipient: reader.email,
+      ref: name,
+      payload: updatePayload(reader.token),
+    })),
+  );
+  const known = readers.length - added;
+  write(`${readers.length} readers: ${added} queued now${known ? `, ${known} already queued or sent before` : ""}.\n`);
+}
+
+/**
+ * The engine's loop over the update's rows until none is queued or in flight (the command's, and the server's when
+ * it goes on with a send the command left): paced, at most one mail claimed per relay connection.
+ */
+export function runSend(
+  outbox: Outbox,
+  name: string,
+  options: Omit<DrainOptions, "outbox" | "kinds"> & { onProgress?: () => void; signal?: AbortSignal },
+) {
+  const now = options.now ?? Date.now;
+  const ratePerSecond = options.ratePerSecond ?? 0;
+  let progressAt = -Infinity;
+  const progress = (force: boolean) => {
+    if (!options.onProgress || (!force && now() - progressAt < 100)) return;
+    progressAt = now();
+    options.onProgress();
+  };
+  return drainUntil(
+    {
+      ...options,
+      outbox,
+      kinds: ["update"],
+      concurrency: concurrencyFor(ratePerSecond),
+      leaseMs: LEASE_MS,
+      onAttempt: () => progress(false),
+      onIdle: () => progress(true),
+    },
+    () => {
+      const counts = sendCounts(outbox, name);
+      return counts.queued === 0 && counts.sending === 0;
+    },
+    options.signal,
+  );
+}
+
+/** Sends the update; resolves with the command's exit code. Throws a CommandError for the owner's mistakes. */
+export async function sendUpdate(name: string, options: SendOptions): Promise<number> {
+  const write = (text: string) => void options.output.write(text);
+  const update = updateToSend(name, { test: options.test !== undefined });
+  const settings = mailSettingsOf(env);
+  if (options.test !== undefined) return sendTestCopy(update, options.test, settings, write);
+  const list = listToRead(options.lists, env);
+  if (options.dryRun) {
+    const readers = await list.readers();
+    write(previewText(update, readers.length, settings.from));
+    return 0;
+  }
+  if (settings.mode.kind === "off") {
+    throw new CommandError("Mail is off: set SMTP_URL (a relay, or file:///folder to capture) to send an update.");
+  }
+  const owner = newOwner("send:");
+  const outbox = openOutbox(settings.outboxFile);
+  const log = outbox.sends;
+  const taken = log.take(owner, name);
+  if (taken.kind === "busy") {
+    outbox.close();
+    const { holder } = taken;
+    throw new CommandError(
+      `An update is being sent already (${holder.update}, process ${holder.pid} on ${holder.host}, since ` +
+        `${new Date(holder.since).toISOString()}): this command stops. Run it again when that send has ended.`,
+      3,
+    );
+  }
+  const transport = createMailTransport(settings.mode, settings.from, {
+    maxConnections: concurrencyFor(settings.ratePerSecond),
+  });
+  let end = { finished: false, paused: false };
+  try {
+    // The previous sender died holding claims: those mails may have left. They are named, never re-sent silently.
+    if (taken.previous) outbox.markUncertainOf(taken.previous.owner);
+    queueReaders(outbox, name, await list.readers(), write);
+    if (options.resendUncertain) {
+      write(`${outbox.requeueUncertain({ kind: "update", ref: name })} uncertain mails queued again.\n`);
+    }
+    const reporter = createProgressReporter(options.output);
+    const result = await runSend(outbox, name, {
+      owner,
+      transport,
+      composers: { update: updateComposer(settings.from, list) },
+      ratePerSecond: settings.ratePerSecond,
+      onProgress: () => reporter.update(sendCounts(outbox, name)),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    reporter.done(summaryOf(outbox, name));
+    if (result.kind === "stopped") {
+      write(`The send stopped: ${result.reason}\nNothing was recorded as sent that was not; fix the cause and `);
+      write("run the same command again to go on.\n");
+      return 1;
+    }
+    if (result.kind === "interrupted") {
+      // A closed terminal (SIGHUP) is not the owner's stop: the web server goes on. Ctrl-C or a stop is.
+      const paused = options.signal?.reason !== "SIGHUP";
+      end = { finished: false, paused };
+      write(
+        paused
+          ? "Paused: the mails not sent yet stay queued. Run the same command to go on.\n"
+          : "The terminal closed: the web server goes on with the mails not sent yet.\n",
+      );
+      return 130;
+    }
+    end = { finished: true, paused: false };
+    return 0;
+  } finally {
+    transport.close();
+    log.release(owner, end);
+    outbox.close();
+  }
+}

@@ -1,0 +1,59 @@
+// `npm run newsletter -- status`: every update and what became of it (not sent, sending, sent to N of M, when).
+import { existsSync } from "node:fs";
+import { openOutbox } from "~/mail/outbox.server";
+import { mailSettingsOf } from "~/mail/settings.server";
+import type { SendRecord } from "~/mail/send-log.server";
+import { sendCounts } from "~/newsletter/send/send-command.server";
+import { allUpdates } from "~/updates/updates.server";
+import { env } from "~/utils/env.server";
+
+type Counts = ReturnType<typeof sendCounts>;
+
+/** One update's line: its name, then its state in words. Pure, for the tests. */
+export function statusLine(
+  name: string,
+  draft: boolean,
+  counts: Counts | null,
+  record: SendRecord | undefined,
+  sendingNow: boolean,
+): string {
+  const when = (at: number) => new Date(at).toISOString().replace(/\.\d+Z$/, "Z");
+  let state: string;
+  if (!counts || counts.total === 0) state = draft ? "draft, not sent" : "not sent";
+  else {
+    const parts = [`sent to ${counts.sent} of ${counts.total}`];
+    if (counts.skipped) parts.push(`${counts.skipped} skipped (unsubscribed)`);
+    if (counts.failed) parts.push(`${counts.failed} failed`);
+    if (counts.uncertain) parts.push(`${counts.uncertain} uncertain`);
+    const open = counts.queued + counts.sending;
+    if (sendingNow) parts.unshift("sending");
+    else if (open) parts.push(`${open} waiting in the outbox${record?.paused ? " (paused: run send again)" : ""}`);
+    if (record)
+      parts.push(record.finishedAt ? `finished ${when(record.finishedAt)}` : `started ${when(record.startedAt)}`);
+    state = parts.join(", ");
+  }
+  return `${name}\t${state}`;
+}
+
+export function updatesStatus(): string {
+  const settings = mailSettingsOf(env);
+  const updates = allUpdates();
+  if (updates.length === 0) return "No updates yet: write one in the updates folder (docs/newsletter.md).\n";
+  const outbox = existsSync(settings.outboxFile) ? openOutbox(settings.outboxFile) : null;
+  try {
+    const holder = outbox?.sends.liveHolder() ?? null;
+    const records = new Map((outbox?.sends.records() ?? []).map((record) => [record.update, record]));
+    const lines = updates.map((update) =>
+      statusLine(
+        update.name,
+        update.draft,
+        outbox ? sendCounts(outbox, update.name) : null,
+        records.get(update.name),
+        holder?.update === update.name,
+      ),
+    );
+    return `${lines.join("\n")}\n`;
+  } finally {
+    outbox?.close();
+  }
+}

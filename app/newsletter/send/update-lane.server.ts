@@ -1,0 +1,67 @@
+// The web server goes on with a send the command left (its terminal closed, it crashed, the machine rebooted): the
+// runner's update lane looks for due update mails, and when no command is sending and the owner did not pause that
+// update, it takes the send lock and drains them exactly as the command would (same engine, composer, pace and
+// outbox), until the update is out. The composition root adds this lane only with the embedded list.
+import type { DrainPass } from "~/mail/drain.server";
+import { newOwner } from "~/mail/drain.server";
+import type { Outbox } from "~/mail/outbox.server";
+import type { Lane, LaneTurn } from "~/mail/runner.server";
+import type { MailSettings } from "~/mail/settings.server";
+import { concurrencyFor, LEASE_MS, sendCounts } from "~/newsletter/send/send-command.server";
+import { warnThrottled } from "~/utils/log.server";
+
+/** The update whose mails are due and not paused by the owner, if any. */
+function updateToResume(outbox: Outbox, now: number): string | null {
+  const due = outbox.nextDue(["update"]);
+  if (due === null || due > now) return null;
+  const paused = new Set(
+    outbox.sends
+      .records()
+      .filter((record) => record.paused)
+      .map((record) => record.update),
+  );
+  const queued = outbox.rows({ kind: "update", state: "queued" });
+  return queued.find((row) => row.ref && !paused.has(row.ref) && row.nextAttemptAt <= now)?.ref ?? null;
+}
+
+export function updateLane(outbox: Outbox, settings: MailSettings, checkMs = 15_000): Lane {
+  let current: LaneTurn | null = null;
+
+  const begin = (now: number): LaneTurn | null => {
+    if (outbox.sends.liveHolder()) return null;
+    const name = updateToResume(outbox, now);
+    if (!name) return null;
+    const owner = newOwner("server:");
+    const taken = outbox.sends.take(owner, name);
+    if (taken.kind === "busy") return null;
+    if (taken.previous) outbox.markUncertainOf(taken.previous.owner);
+    console.info(`Newsletter: the server goes on sending the update ${name}, where the command left it.`);
+    const end = (finished: boolean) => {
+      outbox.sends.release(owner, { finished, paused: false });
+      current = null;
+    };
+    return {
+      owner,
+      after(pass: DrainPass, aborted: boolean) {
+        if (pass.stopped !== null) {
+          warnThrottled(`Newsletter: sending the update ${name} stopped: ${pass.stopped}`, "update resume stopped");
+          return end(false);
+        }
+        if (aborted) return end(false);
+        const counts = sendCounts(outbox, name);
+        if (counts.queued > 0 || counts.sending > 0) return;
+        end(true);
+        console.info(`Newsletter: the update ${name} is sent (npm run newsletter -- status).`);
+      },
+    };
+  };
+
+  return {
+    kinds: ["update"],
+    ratePerSecond: settings.ratePerSecond,
+    concurrency: concurrencyFor(settings.ratePerSecond),
+    leaseMs: LEASE_MS,
+    checkMs,
+    turn: (now) => (current ??= begin(now)),
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * The one composition root: the environment (parsed once, app/utils/env.server.ts) becomes the subscriber list, the
+ * outbox, the transport, the runner and the backups, built here and started and stopped together. The web server
+ * starts them (startServices, from build-entry's onStart); the owner's tools take the list and the settings lazily
+ * (services(), opened on first use, closed by the same stop). Everything else is handed what it needs.
+ */
+import { challenge } from "~/content/site";
+import { describeMode, type MailSettings, mailSettingsOf } from "~/mail/settings.server";
+import { openOutbox, type Outbox } from "~/mail/outbox.server";
+import { createMailTransport, type MailTransport } from "~/mail/transport.server";
+import { type Runner, startRunner } from "~/mail/runner.server";
+import type { Lane } from "~/mail/runner.server";
+import { type BackupSettings, startAutomaticBackups } from "~/newsletter/backups/automatic-backups.server";
+import { confirmationComposer, startExpirySweep } from "~/newsletter/confirm/confirmation-composer.server";
+import { openSubscriberList } from "~/newsletter/list/open-list.server";
+import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
+import { concurrencyFor } from "~/newsletter/send/send-command.server";
+import { refuseServiceRoleKey } from "~/newsletter/send/service-key.server";
+import { updateComposer } from "~/newsletter/send/update-composer.server";
+import { updateLane } from "~/newsletter/send/update-lane.server";
+import { allUpdates } from "~/updates/updates.server";
+import { backupDirectory, env } from "~/utils/env.server";
+
+export interface Services {
+  readonly mail: MailSettings;
+  /** Whether the list lives in Supabase (the owner's tools do not reach it). */
+  readonly usesSupabase: boolean;
+  /** The list, opened on first use: the server opens it at start, so a bad DATA_DIR stops start-up. */
+  list(): SubscriberList;
+  /** Whether sign-ups wait for a confirmation: mail is on, and the list can hold pending readers. */
+  readonly confirmationOn: boolean;
+  /** Queues a reader's confirmation mail and wakes the runner (the server only; a no-op elsewhere). */
+  queueConfirmation(email: string): void;
+  /** Whether a sign-up can be stored now, for /healthz (never a call to Supabase). */
+  healthy(): boolean;
+  readonly backupSettings: BackupSettings;
+  stop(): Promise<void>;
+}
+
+/** Where and how many automatic backups of the embedded list are kept, dated by the site's own time zone. */
+const backupSettings = (): BackupSettings => ({
+  dir: backupDirectory(),
+  keep: env.BACKUP_KEEP,
+  timeZone: challenge.timeZone,
+});
+
+function buildServices(): Services & { opened: () => SubscriberList | null; stops: (() => Promise<void> | void)[] } {
+  const usesSupabase = Boolean(env.SUPABASE_URL && env.SUPABASE_ANON_KEY);
+  const mail = mailSettingsOf(env);
+  let list: SubscriberList | null = null;
+  const stops: (() => Promise<void> | void)[] = [];
+  const services = {
+    mail,
+    usesSupabase,
+    list: () => (list ??= openSubscriberList(env)),
+    opened: () => list,
+    confirmationOn: mail.mode.kind !== "off" && (!usesSupabase || Boolean(env.SUPABASE_CONFIRM_SECRET)),
+    queueConfirmation: (_email: string) => {},
+    healthy: () => usesSupabase || (list?.healthy() ?? false),
+    backupSettings: backupSettings(),
+    stops,
+    async stop() {
+      // Backups and the runner finish what is under way first; the list closes last.
+      for (const stop of stops.splice(0).reverse()) await stop();
+      list?.close();
+      list = null;
+    },
+  };
+  return services;
+}
+
+let current: ReturnType<typeof buildServices> | null = null;
+
+/** The services of this process: the server's once started, else the tools' (the list opened on first use). */
+export function services(): Services {
+  current ??= buildServices();
+  return current;
+}
+
+/**
+ * What only the server starts (the owner's tools do not): the list, opened now so that a bad DATA_DIR or a damaged
+ * file stops start-up instead of failing sign-ups; its automatic backups; and, with mail on, the outbox, the
+ * transport and the one runner (confirmations; updates the command left). The update files are read first: a bad
+ * one stops start-up with the line naming the file and the field, not the first visitor's page.
+ */
+export function startServices(): Services {
+  refuseServiceRoleKey(env);
+  allUpdates();
+  const built = services() as ReturnType<typeof buildServices>;
+  if (built.stops.length > 0) return built;
+  const list = built.list();
+  if (list.owner && list.kind === "sqlite") {
+    const stopBackups = startAutomaticBackups(
+      list as Parameters<typeof startAutomaticBackups>[0],
+      built.backupSettings,
+    );
+    built.stops.push(stopBackups);
+  }
+  const { mail } = built;
+  if (mail.mode.kind !== "off" && built.usesSupabase && !built.confirmationOn) {
+    console.warn(
+      "Mail: SUPABASE_CONFIRM_SECRET is not set, so sign-ups into Supabase are stored without confirmation.",
+    );
+  }
+  // Update sends resume only with the embedded list: with Supabase the reader check needs the service role key,
+  // which the server never holds, so there a send resumes when the owner runs the command again.
+  const resumesUpdates = mail.mode.kind !== "off" && list.kind === "sqlite";
+  if (!built.confirmationOn && !resumesUpdates) {
+    built.stops.push(() => {});
+    return built;
+  }
+  const outbox: Outbox = openOutbox(mail.outboxFile);
+  const transport: MailTransport = createMailTransport(mail.mode, mail.from, {
+    maxConnections: concurrencyFor(mail.ratePerSecond),
+  });
+  const lanes: Lane[] = [];
+  if (built.confirmationOn) lanes.push({ kinds: ["confirm"], maxPerHour: { confirm: mail.maxPerHour } });
+  if (resumesUpdates) lanes.push(updateLane(outbox, mail));
+  const runner: Runner = startRunner({
+    outbox,
+    transport,
+    composers: { confirm: confirmationComposer(list), update: updateComposer(mail.from, list) },
+    lanes,
+  });
+  built.queueConfirmation = (email) => {
+    outbox.enqueue({ kind: "confirm", recipient: email });
+    runner.wake();
+  };
+  const stopSweep = built.confirmationOn ? startExpirySweep(list) : () => {};
+  built.stops.push(() => {
+    outbox.close();
+    transport.close();
+  });
+  built.stops.push(async () => {
+    stopSweep();
+    await runner.stop();
+  });
+  if (built.confirmationOn) console.info(`Mail: confirmation of sign-ups is on, mail ${describeMode(mail.mode)}.`);
+  return built;
+}
+
+/** Stops what was started, and closes the list, when the server (or an owner's tool) stops. */
+export async function stopServices() {
+  const was = current;
+  current = null;
+  await was?.stop();
+}
