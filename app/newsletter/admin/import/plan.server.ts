@@ -5,7 +5,7 @@
  */
 import type { ImportRow } from "~/newsletter/admin/import/read-rows.server";
 import { strongerStatus, type ImportSuppressionReason, type RowStatus } from "~/newsletter/admin/import/status.server";
-import { emailIssues } from "~/newsletter/schema.server";
+import { emailIssues } from "~/newsletter/sign-up/schema.server";
 import { EMAIL_INVALID_MESSAGE, EMAIL_MAX_LENGTH, EMAIL_TOO_LONG_MESSAGE } from "~/newsletter/messages";
 
 export interface PlannedReader {
