@@ -6,7 +6,7 @@
 import type { ImportRow } from "~/newsletter/admin/import/read-rows.server";
 import { strongerStatus, type ImportSuppressionReason, type RowStatus } from "~/newsletter/admin/import/status.server";
 import { emailIssues } from "~/newsletter/sign-up/schema.server";
-import { EMAIL_INVALID_MESSAGE, EMAIL_MAX_LENGTH, EMAIL_TOO_LONG_MESSAGE } from "~/newsletter/messages";
+import { EMAIL_INVALID_MESSAGE, EMAIL_MAX_LENGTH, EMAIL_TOO_LONG_MESSAGE } from "~/newsletter/sign-up/messages";
 
 export interface PlannedReader {
   line: number;
