@@ -50,8 +50,12 @@ export const links: LinksFunction = () => [
 ];
 
 // From loader data rather than an import of the content, like everything the owner writes (see siteContent).
+// Without the root's data (its error page, after an action refused a post), a title of its own and noindex: no canonical
+// address either, since the site's address comes with that data.
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? [{ title: data.meta.title }, ...data.meta.tags] : [];
+  data
+    ? [{ title: data.meta.title }, ...data.meta.tags]
+    : [{ title: "Something went wrong" }, { name: "robots", content: "noindex" }];
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
