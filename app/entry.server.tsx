@@ -6,7 +6,8 @@ import { logField, warnThrottled } from "~/utils/log.server";
 import { NonceContext } from "~/utils/nonce";
 import { carriesVisitorData, PRIVATE_CACHE_CONTROL } from "~/utils/private-response.server";
 import { FLASH_COOKIE_NAMES } from "~/utils/toast.server";
-import { contextToRender, documentToSend } from "~/perf/switch.server";
+import { BootstrapScriptsContext } from "~/perf/scripts-after-first-paint";
+import { contextToRender } from "~/perf/switch.server";
 import { RENDERED_KEY_HEADER, renderedHomePageKey } from "~/server-build/home-page-key.server";
 import { type ScriptPolicy, createNonce, inlineScriptHashes, securityHeaders } from "~/utils/security-headers.server";
 
@@ -24,19 +25,16 @@ export default async function handleRequest(
   const shared = loadContext.sharedPage === true;
   const nonce = shared ? undefined : createNonce();
   // The whole document is rendered before it is sent: the page has no deferred data, so visitors with and without
-  // JavaScript get the same complete HTML; the cached page's CSP lists the hashes of the inline scripts of that whole
-  // HTML, and app/perf/ rewrites Remix's bootstrap in it.
-  const rendered = await renderDocument(
+  // JavaScript get the same complete HTML, and the cached page's CSP lists the hashes of the inline scripts of that
+  // whole HTML.
+  const { context, scripts: bootstrap } = await contextToRender(remixContext, new URL(request.url).pathname);
+  const html = await renderDocument(
     <NonceContext.Provider value={nonce}>
-      <RemixServer
-        context={contextToRender(remixContext)}
-        url={request.url}
-        abortDelay={RENDER_TIMEOUT_MS}
-        nonce={nonce}
-      />
+      <BootstrapScriptsContext.Provider value={bootstrap}>
+        <RemixServer context={context} url={request.url} abortDelay={RENDER_TIMEOUT_MS} nonce={nonce} />
+      </BootstrapScriptsContext.Provider>
     </NonceContext.Provider>,
   );
-  const html = documentToSend(rendered);
   const scripts: ScriptPolicy = nonce ? { nonce } : { inlineScriptHashes: inlineScriptHashes(html) };
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   if (carriesVisitorData(request, responseHeaders, remixContext, FLASH_COOKIE_NAMES)) {

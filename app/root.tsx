@@ -1,13 +1,24 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { Links, LiveReload, Meta, Outlet, Scripts, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import {
+  Links,
+  LiveReload,
+  Meta,
+  Outlet,
+  Scripts,
+  useLoaderData,
+  useLocation,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useSignUp } from "~/components/sign-up";
 import { StatusPage } from "~/components/status-page";
 import { ToastProvider, ToastRegion } from "~/components/toast";
 import { perfTweaksOn } from "~/perf/switch.server";
-import { WholeDocumentFirst } from "~/perf/whole-document-first";
+import { ScriptsAfterFirstPaint } from "~/perf/scripts-after-first-paint";
+import { WHOLE_DOCUMENT_FIRST } from "~/perf/whole-document-first";
+import { discoveryLinks } from "~/sharing/discovery-links.server";
 import { documentMetaAt } from "~/sharing/document-meta.server";
 import { isNoAnswer } from "~/newsletter/sign-up/no-answer";
 import { useNonce } from "~/utils/nonce";
@@ -18,7 +29,10 @@ import { readFlash } from "~/utils/toast.server";
 /** What the last form post flashed: the toast to show, and the form's reply for Conform; whether app/perf/ is on. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers, ...flash } = await readFlash(request);
-  return data({ flash, meta: documentMetaAt(new Date()), perfTweaks: perfTweaksOn }, { headers });
+  return data(
+    { flash, meta: documentMetaAt(new Date()), discovery: discoveryLinks(), perfTweaks: perfTweaksOn },
+    { headers },
+  );
 }
 
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
@@ -36,8 +50,12 @@ export const links: LinksFunction = () => [
 ];
 
 // From loader data rather than an import of the content, like everything the owner writes (see siteContent).
+// Without the root's data (its error page, after an action refused a post), a title of its own and noindex: no canonical
+// address either, since the site's address comes with that data.
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? [{ title: data.meta.title }, ...data.meta.tags] : [];
+  data
+    ? [{ title: data.meta.title }, ...data.meta.tags]
+    : [{ title: "Something went wrong" }, { name: "robots", content: "noindex" }];
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
@@ -45,6 +63,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   // Set once React runs the page: what scripts and tests wait for before they click.
   const hydrated = useHydrated();
+  const { pathname } = useLocation();
   return (
     <html lang="en" className="bg-page" data-hydrated={hydrated ? "true" : undefined}>
       <head>
@@ -56,15 +75,29 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#1e1a4d" media="(prefers-color-scheme: dark)" />
         <Meta />
         <Links />
-        {/* From the loader data, so the browser renders the same head when it hydrates; on unless switched off. */}
-        {data?.perfTweaks === false ? null : <WholeDocumentFirst />}
+        {data ? (
+          <>
+            {/* The origin and the path, concatenated: a path like `//host` must not become another site's address. */}
+            <link rel="canonical" href={data.discovery.origin + pathname} />
+            <link
+              rel="alternate"
+              type={data.discovery.feed.type}
+              title={data.discovery.feed.title}
+              href={data.discovery.feed.href}
+            />
+          </>
+        ) : null}
       </head>
-      <body className="min-h-screen bg-page font-sans text-ink antialiased">
+      {/* From the loader data, so the browser renders the same class when it hydrates; on unless switched off. */}
+      <body
+        className={`min-h-screen bg-page font-sans text-ink antialiased${data?.perfTweaks === false ? "" : ` ${WHOLE_DOCUMENT_FIRST}`}`}
+      >
         <ToastProvider flashed={data?.flash.toast ?? null}>
           {children}
           <ToastRegion />
         </ToastProvider>
-        <Scripts nonce={nonce} />
+        {/* Remix's own scripts when app/perf/ is switched off; otherwise the same, asked for after the first paint. */}
+        {data?.perfTweaks === false ? <Scripts nonce={nonce} /> : <ScriptsAfterFirstPaint nonce={nonce} />}
         {/* `npm run dev` only: reloads the page after each rebuild (renders nothing in production). */}
         <LiveReload nonce={nonce} />
       </body>

@@ -1,21 +1,12 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
 import { emailField, type NewsletterReply } from "~/components/newsletter-field";
 import { TOAST_HOST_CLASS, useToastHost } from "~/components/toast";
 import { EMAIL_MAX_LENGTH } from "~/newsletter/sign-up/email-length";
+import { useHydrated } from "~/utils/use-hydrated";
 
 // Layout effects run in the browser only; on the server React would warn that it cannot run them (development).
 const useHydrationLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
-
-// app/utils/use-hydrated.ts, written out here: shared with this on-demand chunk, that module would be a file of its own
-// in the home page's JavaScript (its budget, tests/e2e/budgets.spec.ts); in the root's chunk it costs nothing.
-const noSubscription = () => () => {};
-const useHydrated = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
 
 export interface NewsletterDialogProps {
   id: string;

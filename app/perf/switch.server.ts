@@ -1,19 +1,31 @@
 import type { EntryContext } from "@remix-run/node";
 import { env } from "~/utils/env.server";
-import { scriptsAfterFirstPaint } from "~/perf/after-first-paint.server";
+import { bootstrapScripts } from "~/perf/bootstrap-scripts.server";
 import { withoutPreloadedChunks } from "~/perf/preload-hints.server";
+import type { BootstrapScripts } from "~/perf/scripts-after-first-paint";
 
 /** Whether the page-speed work of this folder is on: PERF_TWEAKS=off turns all of it off (app/perf/README.md). */
 export const perfTweaksOn = env.PERF_TWEAKS === "on";
 
-/** The entry context `<Scripts>` renders from: without the shared chunks' preload hints when the tweaks are on. */
-export const contextToRender = (context: EntryContext): EntryContext =>
-  perfTweaksOn ? withoutPreloadedChunks(context) : context;
-
 /**
- * The rendered document as it is sent: with the tweaks on, in production, Remix's bootstrap waits for the first
- * paint. Production builds only (the compiler's NODE_ENV): the development build's React compares attributes while
- * hydrating and would report the inert preload links; nothing is measured there.
+ * What `entry.server` renders from: with the tweaks on, the entry context without the shared chunks' preload hints and
+ * without its single-fetch stream, which is read here, whole, into the scripts `<ScriptsAfterFirstPaint>` writes
+ * (Remix would append the stream's scripts after `</html>`); with them off, Remix's context as it is, for `<Scripts>`.
  */
-export const documentToSend = (html: string): string =>
-  perfTweaksOn && process.env.NODE_ENV === "production" ? scriptsAfterFirstPaint(html) : html;
+export async function contextToRender(
+  context: EntryContext,
+  pathname: string,
+): Promise<{ context: EntryContext; scripts: BootstrapScripts | undefined }> {
+  if (!perfTweaksOn) return { context, scripts: undefined };
+  const { serverHandoffStream, ...rest } = context;
+  const streamed = serverHandoffStream ? await new Response(serverHandoffStream).text() : "";
+  const trimmed = withoutPreloadedChunks(rest);
+  const scripts = bootstrapScripts({
+    manifest: trimmed.manifest,
+    routeIds: context.staticHandlerContext.matches.map((match) => match.route.id),
+    pathname,
+    serverHandoffString: context.serverHandoffString ?? "{}",
+    streamed,
+  });
+  return { context: trimmed, scripts };
+}

@@ -10,10 +10,6 @@ declare module "react" {
     // React 18 warns on the camelCase `fetchPriority`; the lowercase attribute passes through.
     fetchpriority?: "high" | "low" | "auto";
   }
-  interface LinkHTMLAttributes<T> {
-    // With rel="expect": the browser does not paint before the element named by href is parsed.
-    blocking?: "render";
-  }
   interface ButtonHTMLAttributes<T> {
     popovertarget?: string;
     popovertargetaction?: "toggle" | "show" | "hide";

@@ -1,11 +1,11 @@
 import type { MetaDescriptor } from "@remix-run/node";
 import { owner } from "~/content/site";
-import { FEED_PATH, FEED_TYPE, feedTitle } from "~/updates/feed.server";
 import { socialPreviewMeta } from "~/sharing/document-meta.server";
 
 /**
- * An updates page's title, description, canonical address, social preview (today's Day N card) and the link to the
- * feed. Built on the server and sent as loader data, like the root's (app/sharing/document-meta.server.ts).
+ * An updates page's title, description and social preview (today's Day N card). Built on the server and sent as loader
+ * data, like the root's (app/sharing/document-meta.server.ts); the root links every page's canonical address and the
+ * feed (app/sharing/discovery-links.server.ts).
  */
 export function updatesPageMeta(
   now: Date,
@@ -15,8 +15,6 @@ export function updatesPageMeta(
   return [
     { title: page.title },
     { name: "description", content: page.description },
-    { tagName: "link", rel: "canonical", href: url },
-    { tagName: "link", rel: "alternate", type: FEED_TYPE, title: feedTitle, href: FEED_PATH },
     ...socialPreviewMeta(now, { title: page.title, description: page.description, url, type: page.type }),
   ];
 }

@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 
-// app/utils/after-first-paint.server.ts: the scripts start at the first contentful paint, or after this at the latest.
+// app/perf/bootstrap-scripts.server.ts: the scripts start at the first contentful paint, or after this at the latest.
 const FIRST_PAINT_LIMIT_MS = 3_000;
 
 test.describe("the bootstrap without a first-paint entry", () => {

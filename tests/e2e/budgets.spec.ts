@@ -7,7 +7,7 @@ import { owner } from "~/content/site";
 import { expect, jsEnabled, test } from "./fixtures";
 
 const KiB = 1024;
-const BUDGET = { js: 90 * KiB, css: 12 * KiB, html: 20 * KiB };
+const BUDGET = { js: 100 * KiB, css: 12 * KiB, html: 20 * KiB };
 
 // Sizes are measured by gzipping what the browser received (zlib's default level), so they do not depend on how the
 // server happened to compress it.
@@ -38,7 +38,7 @@ async function load(page: Page): Promise<Loaded[]> {
 }
 
 test.describe("budgets for /", () => {
-  test("JS ≤ 90 KiB, CSS ≤ 12 KiB and HTML ≤ 20 KiB, gzip", async ({ page }) => {
+  test("JS ≤ 100 KiB, CSS ≤ 12 KiB and HTML ≤ 20 KiB, gzip", async ({ page }) => {
     const loaded = await load(page);
     const scripts = loaded.filter((item) => item.type === "script");
     const stylesheets = loaded.filter((item) => item.type === "stylesheet");

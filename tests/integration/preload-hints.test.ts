@@ -1,7 +1,7 @@
 // What the home page asks the browser to fetch before its first paint: nothing but the page and its image
-// (app/perf/preload-hints.server.ts, app/perf/after-first-paint.server.ts, decisions 002 and 014).
+// (app/perf/preload-hints.server.ts, app/perf/scripts-after-first-paint.tsx, decisions 002 and 014).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WAIT_FOR_FIRST_PAINT } from "~/perf/after-first-paint.server";
+import { WAIT_FOR_FIRST_PAINT } from "~/perf/bootstrap-scripts.server";
 import { type ServerProcess, startServer } from "../support/production-server";
 
 let server: ServerProcess;
@@ -22,8 +22,9 @@ describe("scripts of /", () => {
     it(`are not preloaded, and Remix's bootstrap imports them after the first paint (${path === "/" ? "cached" : "rendered"})`, async () => {
       const html = await (await fetch(server.url + path)).text();
       expect(html).not.toMatch(/rel="modulepreload"/);
-      // The link elements stay (React hydrates them), inert.
-      expect(html).toMatch(/<link href="\/build\/entry\.client-[^"]+"\/>/);
+      // No link to a script at all, and nothing after the document.
+      expect(html).not.toMatch(/<link[^>]* href="\/build\/[^"]+\.js"/);
+      expect(html.endsWith("</body></html>")).toBe(true);
 
       const [bootstrap, ...others] = inlineModules(html);
       expect(others).toEqual([]);
