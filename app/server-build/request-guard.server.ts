@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isUnsubscribeToken } from "~/newsletter/stores/types.server";
 import { allValues, firstValue } from "~/utils/http-fields.server";
 import { logField, warnThrottled } from "~/utils/log.server";
 import { MAX_DISCARD_BYTES, MAX_DRAIN_BYTES } from "~/utils/read-form.server";
@@ -30,6 +31,17 @@ export function checkTarget(target: string): Refusal | null {
     return { status: 400, reason: "bad percent-encoding" };
   }
   return null;
+}
+
+/**
+ * A post to an unsubscribe link that carries its token (RFC 8058 one-click, the page's own form): the token says all,
+ * so its body, whatever its size, is dropped unread by the route (app/routes/unsubscribe.tsx) rather than refused.
+ */
+export function isOneClickUnsubscribe(target: string): boolean {
+  const queryStart = target.indexOf("?");
+  if (queryStart === -1 || target.slice(0, queryStart) !== "/unsubscribe") return false;
+  const token = new URLSearchParams(target.slice(queryStart + 1)).get("token")?.trim().toLowerCase();
+  return isUnsubscribeToken(token);
 }
 
 /** Remix's lazy route discovery endpoint (v3_lazyRouteDiscovery): `?p=<path>` for each path the browser may visit. */
@@ -152,7 +164,9 @@ export function createRequestGuard({ trustProxy, siteUrl, isHttps }: RequestGuar
 
     if (req.method === "POST") {
       const declared = Number(req.headers["content-length"] ?? "0");
-      if (!(declared <= MAX_BODY_BYTES)) return { status: 413, reason: "body too large" };
+      if (!(declared <= MAX_BODY_BYTES) && !isOneClickUnsubscribe(target)) {
+        return { status: 413, reason: "body too large" };
+      }
       const origin = req.headers.origin;
       const ownHosts = [host, siteHost];
       const forwardedHost = trustProxy ? firstValue(req.headers["x-forwarded-host"]) : undefined;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { checkTarget, crossSiteVerdict, isValidHost, MAX_PATH_SEGMENTS } from "~/server-build/request-guard.server";
+import {
+  checkTarget,
+  crossSiteVerdict,
+  isOneClickUnsubscribe,
+  isValidHost,
+  MAX_PATH_SEGMENTS,
+} from "~/server-build/request-guard.server";
 
 describe("checkTarget", () => {
   it.each(["/", "/?index", "/unsubscribe?token=3f1e2d4c-5b6a-4789-8abc-def012345678", "/build/root-ABC.js", "/%C3%A9"])(
@@ -81,4 +87,22 @@ describe("crossSiteVerdict", () => {
   ] as const)("without Fetch Metadata, Origin %s: %s", (origin, verdict) => {
     expect(crossSiteVerdict({ secFetchSite: undefined, origin, ownHosts })).toBe(verdict);
   });
+});
+
+describe("isOneClickUnsubscribe", () => {
+  const token = "3f1e2d4c-5b6a-4789-8abc-def012345678";
+  it.each([
+    `/unsubscribe?token=${token}`,
+    `/unsubscribe?token=${token.toUpperCase()}`,
+    `/unsubscribe?a=1&token=${token}`,
+  ])("%s: the body may be any size", (target) => expect(isOneClickUnsubscribe(target)).toBe(true));
+  it.each([
+    "/unsubscribe",
+    "/unsubscribe?token=garbage",
+    "/unsubscribe?token=",
+    `/unsubscribe/x?token=${token}`,
+    `/unsubscribe.data?token=${token}`,
+    `/?token=${token}`,
+    `/unsubscribe?tok=${token}`,
+  ])("%s: the usual bound", (target) => expect(isOneClickUnsubscribe(target)).toBe(false));
 });
