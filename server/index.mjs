@@ -57,6 +57,9 @@ function reportLoadError(error) {
 let build;
 try {
   build = await loadBuild();
+  // Settings that would otherwise go unnoticed: a misspelt variable keeps its default, and mail off confirms at once.
+  for (const line of build.lookalikeWarnings()) console.warn(line);
+  console.info(build.mailStartupLine());
   build.onStart();
 } catch (error) {
   reportLoadError(error);

@@ -73,3 +73,6 @@ export { newsletterTool } from "~/newsletter-send/newsletter-tool.server";
 
 /** The owner's subscriber tools (npm run subscribers). */
 export { subscriberAdmin } from "~/newsletter/admin.server";
+
+/** What the server (at start) and the owner's tools say about the settings: lookalike variables, and mail's state. */
+export { lookalikeWarnings, mailStartupLine } from "~/utils/env-report.server";
