@@ -14,11 +14,13 @@ import { useNonce } from "~/utils/nonce";
 import { useHydrated } from "~/utils/use-hydrated";
 import stylesheet from "~/tailwind.css";
 import { readFlash } from "~/utils/toast.server";
+import { newsletterCopy } from "~/content/site";
 
 /** What the last form post flashed: the toast to show, and the form's reply for Conform; whether app/perf/ is on. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers, ...flash } = await readFlash(request);
-  return data({ flash, meta: documentMetaAt(new Date()), perfTweaks: perfTweaksOn }, { headers });
+  // The dialog's words reach its chunk as data (app/components/newsletter-dialog.tsx), not as an import of the content.
+  return data({ flash, meta: documentMetaAt(new Date()), perfTweaks: perfTweaksOn, newsletterCopy }, { headers });
 }
 
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>

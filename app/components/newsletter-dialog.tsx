@@ -1,9 +1,10 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import type { NewsletterCopy } from "~/content/site";
+import type { loader as rootLoader } from "~/root";
 import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import { emailField, type NewsletterReply } from "~/components/newsletter-field";
 import { TOAST_HOST_CLASS, useToastHost } from "~/components/toast";
 import { EMAIL_MAX_LENGTH } from "~/newsletter/email-length";
-import { newsletterCopy as copy } from "~/content/site";
 
 // Layout effects run in the browser only; on the server React would warn that it cannot run them (development).
 const useHydrationLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
@@ -17,6 +18,18 @@ const useHydrated = () =>
     () => true,
     () => false,
   );
+
+/** Without the root's data (its loader failed) the error page shows, not the dialog: empty words satisfy the types. */
+const newsletterCopyMissing: NewsletterCopy = {
+  title: "",
+  text: "",
+  emailLabel: "",
+  emailPlaceholder: "",
+  submit: "",
+  busy: "",
+  footnote: "",
+  close: "",
+};
 
 export interface NewsletterDialogProps {
   id: string;
@@ -42,6 +55,9 @@ export interface NewsletterDialogProps {
  * and the field (the same element) keeps every character.
  */
 export function NewsletterDialog({ id, action, open, onOpenChange, openerRef, lastResult }: NewsletterDialogProps) {
+  // The owner's words (app/content/site.ts), from the root's loader data: read here, inside the dialog's own chunk, so
+  // the content is never part of the page's JavaScript.
+  const copy = useRouteLoaderData<typeof rootLoader>("root")?.newsletterCopy ?? newsletterCopyMissing;
   const hydrated = useHydrated();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const toastHost = useToastHost();

@@ -112,10 +112,7 @@ export const footerCopy = {
   rights: "All rights reserved.",
 } as const;
 
-/**
- * The newsletter dialog's words. The dialog is a chunk of its own that the browser loads at the first input: it
- * imports these directly, and only these (app/components/newsletter-dialog.tsx).
- */
+/** The newsletter dialog's words: they reach the dialog's chunk through the root's loader data (app/root.tsx). */
 export const newsletterCopy = {
   title: "Get Updates on My Journey",
   text: "Be the first to hear when a new project launches, what I learned building it, and how the challenge is going.",
@@ -126,6 +123,8 @@ export const newsletterCopy = {
   footnote: "Join the journey • No spam • Unsubscribe anytime",
   close: "Close",
 } as const;
+
+export type NewsletterCopy = { readonly [Key in keyof typeof newsletterCopy]: string };
 
 /** The numbers of the summary strip under the projects, fixed by hand. */
 export const projectSummary = [
