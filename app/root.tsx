@@ -25,12 +25,14 @@ import { useNonce } from "~/utils/nonce";
 import { useHydrated } from "~/utils/use-hydrated";
 import stylesheet from "~/tailwind.css";
 import { readFlash } from "~/utils/toast.server";
+import { newsletterCopy } from "~/content/site";
 
 /** What the last form post flashed: the toast to show, and the form's reply for Conform; whether app/perf/ is on. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers, ...flash } = await readFlash(request);
+  // The dialog's words reach its chunk as data (app/components/newsletter-dialog.tsx), not as an import of the content.
   return data(
-    { flash, meta: documentMetaAt(new Date()), discovery: discoveryLinks(), perfTweaks: perfTweaksOn },
+    { flash, meta: documentMetaAt(new Date()), discovery: discoveryLinks(), perfTweaks: perfTweaksOn, newsletterCopy },
     { headers },
   );
 }

@@ -34,7 +34,11 @@ export async function loadBuild() {
   const buildPath = path.join(root, "build", "index.js");
   if (!existsSync(buildPath)) fail("No production build: run `npm run build` first.");
   return import(pathToFileURL(buildPath).href).then(
-    (build) => build,
+    (build) => {
+      // On stderr: the commands' output may be redirected to a file (`subscribers export --csv > file`).
+      for (const line of build.lookalikeWarnings()) process.stderr.write(`${line}\n`);
+      return build;
+    },
     (error) => fail(error instanceof Error && error.name === "EnvError" ? error.message : String(error)),
   );
 }

@@ -2,7 +2,7 @@
 // We run our own small server instead of remix-serve because the app needs the client's address (rate limit),
 // a bounded shutdown that closes the embedded database, and a fast path for the cached home page.
 import { spawnSync } from "node:child_process";
-import { existsSync, watch } from "node:fs";
+import { existsSync, readFileSync, watch } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -10,6 +10,7 @@ import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { staleBuildReason } from "./build-freshness.mjs";
 import { createLastResort } from "./last-resort.mjs";
 import { createHomePageCache } from "./page-cache.mjs";
 
@@ -22,11 +23,34 @@ const SHUTDOWN_GRACE_MS = 8_000;
 // and sending on it, and still a bound on what a client can hold without asking for anything.
 const FIRST_REQUEST_TIMEOUT_MS = 15_000;
 
-if (!existsSync(buildPath)) {
-  console.log("No production build found: building first (the same as `npm run build`).");
-  const cli = path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js");
-  const result = spawnSync(process.execPath, [cli, "build"], { stdio: "inherit", cwd: root });
+// A local .env fills in what the environment leaves unset, as `node --env-file-if-exists` would, without the notice
+// Node prints when there is none (a fresh clone's first `npm start`).
+const envFile = path.join(root, ".env");
+if (existsSync(envFile)) process.loadEnvFile(envFile);
+
+// Under `npm run dev` the compiler owns the build (it has just made it); otherwise a missing build, or one older than
+// a source it is made from, is made first: never a stale page (server/build-freshness.mjs).
+const staleReason = process.env.REMIX_DEV_ORIGIN ? null : staleBuildReason(root);
+if (staleReason) {
+  console.log(`${staleReason}: building first (\`npm run build\`).`);
+  const result = spawnSync(buildScript(), {
+    stdio: "inherit",
+    cwd: root,
+    shell: true,
+    // As npm runs it: the project's tools and this Node first on the PATH.
+    env: {
+      ...process.env,
+      PATH: [path.join(root, "node_modules", ".bin"), path.dirname(process.execPath), process.env.PATH].join(
+        path.delimiter,
+      ),
+    },
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/** package.json's build script: one definition of the build, whoever runs it. */
+function buildScript() {
+  return JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.build;
 }
 
 /**
@@ -57,6 +81,9 @@ function reportLoadError(error) {
 let build;
 try {
   build = await loadBuild();
+  // Settings that would otherwise go unnoticed: a misspelt variable keeps its default, and mail off confirms at once.
+  for (const line of build.lookalikeWarnings()) console.warn(line);
+  console.info(build.mailStartupLine());
   build.onStart();
 } catch (error) {
   reportLoadError(error);

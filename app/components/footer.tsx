@@ -1,5 +1,6 @@
 import { ExternalLink } from "~/components/external-link";
 import type { SiteContent } from "~/content/site";
+import { fillIn } from "~/components/fill-in";
 
 export interface FooterProps {
   content: Pick<SiteContent, "owner" | "links" | "footerCopy">;
@@ -21,12 +22,12 @@ export function Footer({
     <footer className="border-t border-edge bg-surface">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-3">
         <div>
-          <h2 className="text-sm font-bold uppercase tracking-wide text-ink">Mission</h2>
+          <h2 className="text-sm font-bold uppercase tracking-wide text-ink">{footerCopy.missionTitle}</h2>
           <p className="mt-3 text-sm text-ink-soft">{footerCopy.mission}</p>
         </div>
         <nav aria-labelledby="connect-title">
           <h2 id="connect-title" className="text-sm font-bold uppercase tracking-wide text-ink">
-            Connect
+            {footerCopy.connectTitle}
           </h2>
           <ul className="mt-3 space-y-1 text-sm">
             {connect.map((link) => (
@@ -50,21 +51,21 @@ export function Footer({
             <li>
               {/* A plain link: the updates are whole pages, and the home page then loads nothing more for it. */}
               <a href="/updates" className="inline-block py-1 text-link underline-offset-4 hover:underline">
-                Updates
+                {footerCopy.updates}
               </a>
             </li>
           </ul>
         </nav>
         <div>
-          <h2 className="text-sm font-bold uppercase tracking-wide text-ink">Progress</h2>
+          <h2 className="text-sm font-bold uppercase tracking-wide text-ink">{footerCopy.progressTitle}</h2>
           <p className="mt-3 text-sm font-semibold text-ink">
-            Day {daysIn} of {lengthInDays}
+            {fillIn(footerCopy.day, { day: daysIn, days: lengthInDays })}
           </p>
-          <p className="mt-1 text-sm text-ink-soft">Challenge Progress: {progressPercent}%</p>
+          <p className="mt-1 text-sm text-ink-soft">{fillIn(footerCopy.progress, { percent: progressPercent })}</p>
           <div
             className="mt-3 h-2 overflow-hidden rounded-full bg-track"
             role="progressbar"
-            aria-label="Challenge progress"
+            aria-label={footerCopy.progressLabel}
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={Math.min(progressPercent, 100)}
@@ -77,7 +78,7 @@ export function Footer({
         </div>
       </div>
       <p className="border-t border-edge-faint py-6 text-center text-xs text-ink-muted">
-        © {year} {owner.name}. All rights reserved.
+        © {year} {owner.name}. {footerCopy.rights}
       </p>
     </footer>
   );

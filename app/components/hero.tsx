@@ -3,9 +3,10 @@ import { ExternalLink } from "~/components/external-link";
 import type { GetUpdatesButtonProps } from "~/components/sign-up";
 import { StatTile } from "~/components/stat-tile";
 import type { SiteContent } from "~/content/site";
+import { fillIn } from "~/components/fill-in";
 
 export interface HeroProps {
-  content: Pick<SiteContent, "owner" | "links" | "heroCopy" | "challenge">;
+  content: Pick<SiteContent, "owner" | "links" | "heroCopy" | "heroStats" | "challenge">;
   daysIn: number;
   daysLeft: number;
   /** The latest-post card, when there is a post to show. */
@@ -15,7 +16,7 @@ export interface HeroProps {
 }
 
 export function Hero({
-  content: { owner, links, heroCopy, challenge },
+  content: { owner, links, heroCopy, heroStats, challenge },
   daysIn,
   daysLeft,
   latestPost,
@@ -36,7 +37,7 @@ export function Hero({
           />
           <span
             role="img"
-            aria-label={`Based in ${owner.countryName}`}
+            aria-label={fillIn(heroCopy.basedIn, { country: owner.countryName })}
             className="absolute bottom-1 right-1 flex h-10 w-10 items-center justify-center rounded-full border-2 border-frame bg-frame text-2xl shadow"
           >
             {owner.countryFlag}
@@ -49,10 +50,11 @@ export function Hero({
         <p className="mt-3 max-w-2xl text-lg text-ink-soft">{owner.tagline}</p>
 
         <dl className="mt-8 grid w-full max-w-2xl grid-cols-2 gap-3 sm:grid-cols-4">
-          <StatTile label="Days In" value={daysIn} />
-          <StatTile label="Days Left" value={daysLeft} />
-          <StatTile label="Projects Built" value={0} />
-          <StatTile label="Launched" value={0} />
+          <StatTile label={heroCopy.daysIn} value={daysIn} />
+          <StatTile label={heroCopy.daysLeft} value={daysLeft} />
+          {heroStats.map((stat) => (
+            <StatTile key={stat.label} label={stat.label} value={stat.value} />
+          ))}
         </dl>
 
         {latestPost}
@@ -61,19 +63,19 @@ export function Hero({
           <h2 className="text-xl font-bold text-ink">{heroCopy.challengeTitle}</h2>
           <p className="mt-2 text-ink-soft">{heroCopy.challengeText}</p>
           <p className="mt-2 text-sm font-medium text-link">
-            Goal: at least {challenge.targetProjects} projects in {challenge.lengthInDays} days.
+            {fillIn(heroCopy.goal, { projects: challenge.targetProjects, days: challenge.lengthInDays })}
           </p>
         </div>
 
         <div className="mt-8 flex flex-col items-center gap-3 sm:flex-row">
           <button type="button" {...getUpdates} className="btn-accent">
-            Get Updates
+            {heroCopy.getUpdates}
           </button>
           <ExternalLink
             href={links.professional.href}
             className="inline-flex min-h-11 items-center justify-center rounded-full border border-edge-strong bg-surface px-6 py-3 font-semibold text-ink shadow-sm transition hover:border-edge-control"
           >
-            Let&apos;s Connect
+            {heroCopy.connect}
           </ExternalLink>
         </div>
 

@@ -1,5 +1,7 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
+import type { NewsletterCopy } from "~/content/site";
+import type { loader as rootLoader } from "~/root";
 import { emailField, type NewsletterReply } from "~/components/newsletter-field";
 import { TOAST_HOST_CLASS, useToastHost } from "~/components/toast";
 import { EMAIL_MAX_LENGTH } from "~/newsletter/sign-up/email-length";
@@ -7,6 +9,18 @@ import { useHydrated } from "~/utils/use-hydrated";
 
 // Layout effects run in the browser only; on the server React would warn that it cannot run them (development).
 const useHydrationLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
+/** Without the root's data (its loader failed) the error page shows, not the dialog: empty words satisfy the types. */
+const newsletterCopyMissing: NewsletterCopy = {
+  title: "",
+  text: "",
+  emailLabel: "",
+  emailPlaceholder: "",
+  submit: "",
+  busy: "",
+  footnote: "",
+  close: "",
+};
 
 export interface NewsletterDialogProps {
   id: string;
@@ -32,6 +46,9 @@ export interface NewsletterDialogProps {
  * and the field (the same element) keeps every character.
  */
 export function NewsletterDialog({ id, action, open, onOpenChange, openerRef, lastResult }: NewsletterDialogProps) {
+  // The owner's words (app/content/site.ts), from the root's loader data: read here, inside the dialog's own chunk, so
+  // the content is never part of the page's JavaScript.
+  const copy = useRouteLoaderData<typeof rootLoader>("root")?.newsletterCopy ?? newsletterCopyMissing;
   const hydrated = useHydrated();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const toastHost = useToastHost();
@@ -112,13 +129,13 @@ export function NewsletterDialog({ id, action, open, onOpenChange, openerRef, la
           className="absolute right-3 top-3 inline-flex h-11 w-11 items-center justify-center rounded-full text-2xl leading-none text-ink-muted hover:bg-surface-muted hover:text-ink"
         >
           <span aria-hidden="true">×</span>
-          <span className="sr-only">Close</span>
+          <span className="sr-only">{copy.close}</span>
         </button>
         <h2 id={titleId} className="pr-10 text-2xl font-bold">
-          Get Updates on My Journey
+          {copy.title}
         </h2>
         <p id={descriptionId} className="mt-2 text-ink-soft">
-          Be the first to hear when a new project launches, what I learned building it, and how the challenge is going.
+          {copy.text}
         </p>
         <Form
           method="post"
@@ -131,7 +148,7 @@ export function NewsletterDialog({ id, action, open, onOpenChange, openerRef, la
         >
           <div>
             <label htmlFor={email.id} className="block text-sm font-semibold text-ink">
-              Email address
+              {copy.emailLabel}
             </label>
             {/* Uncontrolled: what the visitor types is the element's own state, never replaced by a render. */}
             <input
@@ -148,7 +165,7 @@ export function NewsletterDialog({ id, action, open, onOpenChange, openerRef, la
               aria-describedby={email.error ? email.errorId : undefined}
               disabled={busy}
               autoComplete="email"
-              placeholder="Enter your email address"
+              placeholder={copy.emailPlaceholder}
               className="mt-1 block w-full rounded-lg border border-edge-control px-4 py-3 text-base text-ink placeholder:text-ink-muted disabled:bg-surface-muted"
             />
             {email.error ? (
@@ -165,10 +182,10 @@ export function NewsletterDialog({ id, action, open, onOpenChange, openerRef, la
             <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" />
           </div>
           <button type="submit" disabled={busy} className="btn-accent w-full rounded-lg">
-            {busy ? "Subscribing..." : "Get Early Access"}
+            {busy ? copy.busy : copy.submit}
           </button>
         </Form>
-        <p className="mt-4 text-center text-xs text-ink-muted">Join the journey • No spam • Unsubscribe anytime</p>
+        <p className="mt-4 text-center text-xs text-ink-muted">{copy.footnote}</p>
       </div>
       {/* While the modal is open the page behind it is inert: its toasts show here instead. */}
       {hydrated && open ? <div ref={toastHost} className={TOAST_HOST_CLASS} /> : null}

@@ -1,8 +1,9 @@
 import { ExternalLink } from "~/components/external-link";
-import type { Project } from "~/content/site";
+import type { Project, SiteContent } from "~/content/site";
+import { fillIn } from "~/components/fill-in";
 import { statusStyle } from "~/components/project-status";
 
-export function ProjectCard({ project }: { project: Project }) {
+export function ProjectCard({ project, copy }: { project: Project; copy: SiteContent["showcaseCopy"] }) {
   const status = statusStyle(project.status);
   return (
     <article className="group relative flex flex-col rounded-2xl border border-edge bg-surface p-6 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md">
@@ -19,7 +20,7 @@ export function ProjectCard({ project }: { project: Project }) {
       </div>
       <h3 className="mt-4 text-lg font-bold text-ink">{project.title}</h3>
       <p className="mt-2 flex-1 text-sm text-ink-soft">{project.description}</p>
-      <ul className="mt-4 flex flex-wrap gap-1.5" aria-label={`${project.title} tech stack`}>
+      <ul className="mt-4 flex flex-wrap gap-1.5" aria-label={fillIn(copy.techStack, { project: project.title })}>
         {project.techStack.map((tech) => (
           <li key={tech} className="rounded-md bg-surface-muted px-2 py-0.5 text-xs font-medium text-ink-soft">
             {tech}
@@ -28,13 +29,16 @@ export function ProjectCard({ project }: { project: Project }) {
       </ul>
       <dl className="mt-4 flex items-center justify-between gap-3 border-t border-edge-faint pt-4 text-sm">
         <div className="flex gap-1">
-          <dt className="text-ink-muted">Launch:</dt>
+          <dt className="text-ink-muted">{copy.launch}</dt>
           <dd className="font-medium text-ink">{project.launchDate}</dd>
         </div>
         {project.revenue ? (
           <div className="flex gap-1">
-            <dt className="sr-only">Revenue</dt>
-            <dd className="font-semibold text-positive">{project.revenue}/mo</dd>
+            <dt className="sr-only">{copy.revenue}</dt>
+            <dd className="font-semibold text-positive">
+              {project.revenue}
+              {copy.perMonth}
+            </dd>
           </div>
         ) : null}
       </dl>
@@ -44,7 +48,8 @@ export function ProjectCard({ project }: { project: Project }) {
           href={project.url}
           className="project-link absolute right-4 top-16 inline-flex items-center gap-1 rounded-full bg-accent px-3 py-1 text-xs font-semibold text-white shadow transition-opacity"
         >
-          Visit<span className="sr-only"> {project.title}</span>
+          {copy.visit}
+          <span className="sr-only"> {project.title}</span>
           <span aria-hidden="true">↗</span>
         </ExternalLink>
       ) : null}

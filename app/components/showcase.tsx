@@ -4,19 +4,21 @@ import type { Project, SiteContent } from "~/content/site";
 export function Showcase({
   projects,
   projectSummary,
+  copy,
 }: {
   projects: Project[];
   projectSummary: SiteContent["projectSummary"];
+  copy: SiteContent["showcaseCopy"];
 }) {
   return (
     <section aria-labelledby="projects-title" className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
       <h2 id="projects-title" className="text-center text-3xl font-extrabold tracking-tight text-ink">
-        My Vibe Code Projects
+        {copy.title}
       </h2>
       <ul className="mt-10 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
         {projects.map((project) => (
           <li key={project.title} className="flex">
-            <ProjectCard project={project} />
+            <ProjectCard project={project} copy={copy} />
           </li>
         ))}
       </ul>

@@ -53,7 +53,11 @@ export const meta = {
 } as const;
 
 export const challenge = {
-  /** The first day of the challenge, a date in Europe/Brussels. */
+  /**
+   * PLACEHOLDER: the first day of YOUR challenge (YYYY-MM-DD, a date in Europe/Brussels). The day counter, the days
+   * left and the progress bar count from it: left as it is, the site counts from the example's start and shows days
+   * past the end, such as "Day 428 of 365".
+   */
   startDate: "2025-09-25",
   timeZone: "Europe/Brussels",
   lengthInDays: 365,
@@ -65,12 +69,62 @@ export const heroCopy = {
   challengeText:
     "I'm building at least 12 projects in 365 days: small tools that solve real problems. I launch each one, test it with real users and, with a bit of luck, sell a few. Everything happens in public, so follow along.",
   location: "Living the dream in Belgium",
+  /** The flag's label for screen readers: `{country}` becomes owner.countryName. */
+  basedIn: "Based in {country}",
+  /** `{projects}` and `{days}` become the challenge's target and length. */
+  goal: "Goal: at least {projects} projects in {days} days.",
+  getUpdates: "Get Updates",
+  connect: "Let's Connect",
+  daysIn: "Days In",
+  daysLeft: "Days Left",
+} as const;
+
+/** The hero's tiles beside the day count: PLACEHOLDER numbers, updated by hand as the challenge goes. */
+export const heroStats = [
+  { label: "Projects Built", value: "0" },
+  { label: "Launched", value: "0" },
+] as const;
+
+export const showcaseCopy = {
+  title: "My Vibe Code Projects",
+  launch: "Launch:",
+  revenue: "Revenue",
+  /** After a project's revenue: "€120/mo". */
+  perMonth: "/mo",
+  visit: "Visit",
+  /** A project's list of technologies, for screen readers: `{project}` becomes its title. */
+  techStack: "{project} tech stack",
 } as const;
 
 export const footerCopy = {
+  missionTitle: "Mission",
   mission:
     "On a mission to build, launch and learn in public: twelve or more projects in a year, shipped one small step at a time.",
+  connectTitle: "Connect",
+  updates: "Updates",
+  progressTitle: "Progress",
+  /** `{day}` and `{days}`: the challenge's day today and its length. */
+  day: "Day {day} of {days}",
+  /** `{percent}`: how much of the challenge has passed. */
+  progress: "Challenge Progress: {percent}%",
+  progressLabel: "Challenge progress",
+  /** After "© <year> <name>." */
+  rights: "All rights reserved.",
 } as const;
+
+/** The newsletter dialog's words: they reach the dialog's chunk through the root's loader data (app/root.tsx). */
+export const newsletterCopy = {
+  title: "Get Updates on My Journey",
+  text: "Be the first to hear when a new project launches, what I learned building it, and how the challenge is going.",
+  emailLabel: "Email address",
+  emailPlaceholder: "Enter your email address",
+  submit: "Get Early Access",
+  busy: "Subscribing...",
+  footnote: "Join the journey • No spam • Unsubscribe anytime",
+  close: "Close",
+} as const;
+
+export type NewsletterCopy = { readonly [Key in keyof typeof newsletterCopy]: string };
 
 /** The numbers of the summary strip under the projects, fixed by hand. */
 export const projectSummary = [
@@ -143,6 +197,8 @@ export const siteContent = {
   owner,
   links,
   heroCopy,
+  heroStats,
+  showcaseCopy,
   footerCopy,
   projectSummary,
   challenge: { lengthInDays: challenge.lengthInDays, targetProjects: challenge.targetProjects },

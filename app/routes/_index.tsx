@@ -86,7 +86,7 @@ export default function Index() {
           latestPost={latestPost ? <LatestPostCard post={latestPost} profile={content.links.social} /> : null}
           getUpdates={signUp.getUpdates}
         />
-        <Showcase projects={projects} projectSummary={content.projectSummary} />
+        <Showcase projects={projects} projectSummary={content.projectSummary} copy={content.showcaseCopy} />
       </main>
       {signUp.dialog}
       <Footer

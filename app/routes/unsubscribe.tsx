@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { StatusPage } from "~/components/status-page";
 import type { loader as rootLoader } from "~/root";
 import { tokenOf, unsubscribeAction } from "~/newsletter/unsubscribe/unsubscribe-action.server";
+import { dropBody } from "~/utils/drop-body.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The token stays in the URL, where the link from the e-mail put it; the page only needs to know there is one.
@@ -11,8 +12,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { result, status } = await unsubscribeAction(request, context);
+  // A token in the URL (the mail's one-click link, RFC 8058, and the page's own form) says all: the body is never
+  // read, so no body, however large, keeps a reader on the list. It is dropped after the unsubscribe.
+  if (tokenOf(request.url) === null) {
+    const { result, status } = await unsubscribeAction(request, context);
+    return data({ result }, { status });
+  }
+  const { result, status } = await unsubscribeAction(withoutBody(request), context);
+  await dropBody(request);
   return data({ result }, { status });
+}
+
+function withoutBody(request: Request): Request {
+  const headers = new Headers(request.headers);
+  for (const name of ["content-length", "content-type", "transfer-encoding"]) headers.delete(name);
+  return new Request(request.url, { method: request.method, headers, signal: request.signal });
 }
 
 // The page is for one reader at a time and must never show up in a search engine.

@@ -51,3 +51,6 @@ export const newsletterTool = newsletterCommands(services);
 
 /** The owner's subscriber tools (npm run subscribers). */
 export const subscriberAdmin = subscriberTools(services);
+
+/** What the server (at start) and the owner's tools say about the settings: lookalike variables, and mail's state. */
+export { lookalikeWarnings, mailStartupLine } from "~/utils/env-report.server";

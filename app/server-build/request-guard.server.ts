@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isUnsubscribeToken } from "~/newsletter/list/subscriber-list.server";
 import { allValues, firstValue } from "~/utils/http-fields.server";
 import { logField, warnThrottled } from "~/utils/log.server";
 import { MAX_DISCARD_BYTES, MAX_DRAIN_BYTES } from "~/utils/read-form.server";
@@ -36,6 +37,17 @@ export function checkTarget(target: string): Refusal | null {
 /** The declared body size a post to `target` may have: a relay's webhook report is far smaller than a form's bound. */
 export const maxBodyBytes = (target: string): number =>
   isWebhookTarget(target) ? MAX_WEBHOOK_BODY_BYTES : MAX_BODY_BYTES;
+
+/**
+ * A post to an unsubscribe link that carries its token (RFC 8058 one-click, the page's own form): the token says all,
+ * so its body, whatever its size, is dropped unread by the route (app/routes/unsubscribe.tsx) rather than refused.
+ */
+export function isOneClickUnsubscribe(target: string): boolean {
+  const queryStart = target.indexOf("?");
+  if (queryStart === -1 || target.slice(0, queryStart) !== "/unsubscribe") return false;
+  const token = new URLSearchParams(target.slice(queryStart + 1)).get("token")?.trim().toLowerCase();
+  return isUnsubscribeToken(token);
+}
 
 /** Remix's lazy route discovery endpoint (v3_lazyRouteDiscovery): `?p=<path>` for each path the browser may visit. */
 const ROUTE_DISCOVERY_PATH = "/__manifest";
@@ -157,7 +169,9 @@ export function createRequestGuard({ trustProxy, siteUrl, isHttps }: RequestGuar
 
     if (req.method === "POST") {
       const declared = Number(req.headers["content-length"] ?? "0");
-      if (!(declared <= maxBodyBytes(target))) return { status: 413, reason: "body too large" };
+      if (!(declared <= maxBodyBytes(target)) && !isOneClickUnsubscribe(target)) {
+        return { status: 413, reason: "body too large" };
+      }
       const origin = req.headers.origin;
       const ownHosts = [host, siteHost];
       const forwardedHost = trustProxy ? firstValue(req.headers["x-forwarded-host"]) : undefined;

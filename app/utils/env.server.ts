@@ -144,6 +144,17 @@ const envSchema = z
         .optional(),
     ),
     MAIL_MAX_PER_HOUR: integer(1, 1_000_000, 100),
+    // The site's address for absolute links in place of owner.siteUrl (app/utils/site-url.server.ts): a local
+    // server's address (http://localhost:3000) makes captured mails link to it.
+    SITE_URL: optional(
+      z
+        .string()
+        .refine(
+          (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+          "must be an http(s) address such as https://example.com or http://localhost:3000",
+        )
+        .optional(),
+    ),
     // 0: no pacing (benchmarks, a relay without limits).
     MAIL_RATE_PER_SECOND: integer(0, 100_000, 2),
     // The relays' bounce and complaint webhooks (docs/newsletter.md): each unset one's endpoint answers 404.
@@ -232,6 +243,27 @@ const envSchema = z
 
 /** Every variable the server reads (and `.env.example` documents). */
 export const ENV_VARIABLES = Object.keys(envSchema.innerType().shape);
+
+/**
+ * Variables read outside the schema above (the relays' webhooks, DKIM signing, the mail engine). With ENV_VARIABLES,
+ * every name the start-up's lookalike warning knows (app/utils/env-spelling.server.ts): a variable read anywhere is
+ * listed here or in the schema.
+ */
+export const OTHER_ENV_VARIABLES = [
+  "RESEND_WEBHOOK_SECRET",
+  "POSTMARK_WEBHOOK_AUTH",
+  "MAILGUN_WEBHOOK_SIGNING_KEY",
+  "BREVO_WEBHOOK_AUTH",
+  "SES_WEBHOOK_TOPIC_ARN",
+  "DKIM_DOMAIN",
+  "DKIM_SELECTOR",
+  "DKIM_PRIVATE_KEY",
+  "DKIM_PRIVATE_KEY_FILE",
+  "MAIL_REPLY_TO",
+  "DNS_RESOLVER",
+];
+
+export const KNOWN_ENV_VARIABLES: readonly string[] = [...new Set([...ENV_VARIABLES, ...OTHER_ENV_VARIABLES])];
 
 export type Env = z.output<typeof envSchema> & { SESSION_SECRET: string };
 

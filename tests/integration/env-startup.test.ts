@@ -1,5 +1,11 @@
-import { describe, expect, it } from "vitest";
-import { startServerExpectingFailure } from "../support/production-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverHarness, startServerExpectingFailure } from "../support/production-server";
+import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
+import { subscribers } from "../support/subscribers-cli";
+
+const PASSWORD = "relay-password-7f3a9c";
+const TYPO_SECRET = "typo-secret-b81d2e";
+const FROM = "Alex Placeholder <updates@example.com>";
 
 describe("start-up with a bad environment", () => {
   it.each([
@@ -32,5 +38,54 @@ describe("start-up with a bad environment", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(line);
     expect(stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+});
+
+describe("start-up: what the server says about mail and lookalike variables", () => {
+  const servers = serverHarness("portfolio-env-startup-");
+  let relay: TestSmtpServer;
+
+  beforeAll(async () => {
+    relay = await startSmtpServer();
+  });
+  afterAll(async () => {
+    await servers.cleanup();
+    await relay?.close();
+  });
+
+  const mailLines = (output: string) => output.split("\n").filter((line) => line.startsWith("Mail: "));
+
+  it("mail off: one line saying so, and that sign-ups are confirmed at once", async () => {
+    const server = await servers.start();
+    expect(mailLines(server.output("stdout"))).toEqual([
+      "Mail: off (SMTP_URL is not set): sign-ups are confirmed at once, with no confirmation mail, and updates cannot be sent.",
+    ]);
+  });
+
+  it("a relay: its host and port, never the password; a misspelt variable is named with the one meant", async () => {
+    const server = await servers.start({
+      SMTP_URL: relay.url("owner", PASSWORD),
+      MAIL_FROM: FROM,
+      SMTP_ULR: `smtp://owner:${TYPO_SECRET}@relay.example.com:587`,
+      MAIL_SENDER: "someone@example.com",
+    });
+    const stdout = server.output("stdout");
+    expect(mailLines(stdout)[0]).toBe(
+      `Mail: on, relay 127.0.0.1 port ${relay.port}; sign-ups get a confirmation mail and join the list once confirmed.`,
+    );
+    const stderr = server.output("stderr");
+    expect(stderr).toContain("SMTP_ULR is not a variable we read; did you mean SMTP_URL?");
+    expect(stderr).toContain("MAIL_SENDER is not a variable we read; did you mean MAIL_FROM?");
+    expect(server.output()).not.toContain(PASSWORD);
+    expect(server.output()).not.toContain(TYPO_SECRET);
+  });
+
+  it("the owner's commands warn about the same variables, on stderr, and keep stdout clean", async () => {
+    const run = await subscribers(servers.scratchDir(), ["count"], { MAIL_FORM: FROM, SMTP_ULR: TYPO_SECRET });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe("0");
+    expect(run.stderr).toContain("MAIL_FORM is not a variable we read; did you mean MAIL_FROM?");
+    expect(run.stderr).toContain("SMTP_ULR is not a variable we read; did you mean SMTP_URL?");
+    expect(run.stdout + run.stderr).not.toContain(TYPO_SECRET);
   });
 });

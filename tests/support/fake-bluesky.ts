@@ -10,7 +10,9 @@ export type BlueskyBehaviour =
   | { kind: "feed"; body?: unknown } // the fixture feed, or another body
   | { kind: "rate-limited"; resetInSeconds: number }
   | { kind: "status"; status: number; body?: unknown }
-  | { kind: "hang" };
+  | { kind: "hang" }
+  // A redirect to `location` (resolved against the request); `times` of them, then the feed again.
+  | { kind: "redirect"; location: string; status?: number; times?: number };
 
 export interface FakeBluesky extends FakeJsonServer {
   behave(behaviour: BlueskyBehaviour): void;
@@ -26,6 +28,12 @@ export async function startFakeBluesky(): Promise<FakeBluesky> {
     switch (behaviour.kind) {
       case "hang":
         return { kind: "hang" };
+      case "redirect": {
+        const location = new URL(behaviour.location, url).toString().replace("http://fake.invalid", "");
+        const status = behaviour.status ?? 302;
+        if (behaviour.times !== undefined && --behaviour.times <= 0) behaviour = { kind: "feed" };
+        return { kind: "json", status, body: { redirect: location }, headers: { location } };
+      }
       case "status":
         return {
           kind: "json",

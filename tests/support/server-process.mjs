@@ -3,11 +3,12 @@
 // browser tests (playwright.config.ts), `npm run observatory` and the bench start it and wait for it. Plain Node with
 // JSDoc types, so scripts import it as it is; no test-runner import.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { staleBuildReason } from "../../server/build-freshness.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const TEST_SESSION_SECRET = "integration-test-session-secret-0123456789abcdef";
@@ -89,10 +90,10 @@ export function productionEnv(overrides = {}) {
  * @returns {Promise<ServerProcess>}
  */
 export async function launchServer({ env = {}, cwd = ROOT, args = ["server/index.mjs"] }) {
-  // server/index.mjs would build on its own, slowly, and racing any other run that starts a server.
-  if (!existsSync(path.join(cwd, "build/index.js"))) {
-    throw new Error("No build/index.js: run `npm run build` first (npm test does).");
-  }
+  // server/index.mjs would build on its own (no build, or one older than its sources), slowly, and racing any other
+  // run that starts a server; and a test of an old build proves nothing about the sources.
+  const stale = staleBuildReason(cwd);
+  if (stale) throw new Error(`${stale}: run \`npm run build\` first (npm test does).`);
   const port = env.PORT ?? String(await freePort());
   const ownDataDir = env.DATA_DIR === undefined ? tempDir("portfolio-data-") : undefined;
   /** @type {ServerProcess["child"]} */

@@ -3,6 +3,7 @@ import { MAX_WEBHOOK_BODY_BYTES } from "~/newsletter/webhooks/limits";
 import {
   checkTarget,
   crossSiteVerdict,
+  isOneClickUnsubscribe,
   isValidHost,
   MAX_PATH_SEGMENTS,
   maxBodyBytes,
@@ -99,4 +100,22 @@ describe("maxBodyBytes", () => {
     expect(maxBodyBytes("/?index")).toBe(MAX_DRAIN_BYTES);
     expect(maxBodyBytes("/webhooksx")).toBe(MAX_DRAIN_BYTES);
   });
+});
+
+describe("isOneClickUnsubscribe", () => {
+  const token = "3f1e2d4c-5b6a-4789-8abc-def012345678";
+  it.each([
+    `/unsubscribe?token=${token}`,
+    `/unsubscribe?token=${token.toUpperCase()}`,
+    `/unsubscribe?a=1&token=${token}`,
+  ])("%s: the body may be any size", (target) => expect(isOneClickUnsubscribe(target)).toBe(true));
+  it.each([
+    "/unsubscribe",
+    "/unsubscribe?token=garbage",
+    "/unsubscribe?token=",
+    `/unsubscribe/x?token=${token}`,
+    `/unsubscribe.data?token=${token}`,
+    `/?token=${token}`,
+    `/unsubscribe?tok=${token}`,
+  ])("%s: the usual bound", (target) => expect(isOneClickUnsubscribe(target)).toBe(false));
 });

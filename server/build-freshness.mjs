@@ -1,0 +1,62 @@
+// Whether the production build is older than what it is built from, so that `npm start` never serves a stale build
+// (server/index.mjs rebuilds first). Plain Node, no dependency: it runs before any build exists.
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * What the build is made from (relative to the project's root). public/ is not among them: its files (the photo, the
+ * icons) are served as they are, never read by the build, and public/build/ is the build's own output.
+ */
+export const BUILD_SOURCES = [
+  "app",
+  // The latest-post code the site shares with the edge function, imported by the build.
+  "supabase/functions/_shared",
+  "remix.config.js",
+  "postcss.config.js",
+  "tsconfig.json",
+  "package.json",
+  "package-lock.json",
+];
+
+/** Inside the sources but not built in: the update files, which the server reads at start (UPDATES_DIR). */
+export const NOT_BUILT = ["app/content/updates"];
+
+/** The file whose age is the build's: the server bundle, written by every `remix build`. */
+export const BUILD_FILE = "build/index.js";
+
+/**
+ * Why the build in `root` must be made (again) before serving, or null when it is fresh. With no sources at all (the
+ * Docker image carries only the build) there is nothing to compare, and nothing to check.
+ * @param {string} root
+ * @returns {string | null}
+ */
+export function staleBuildReason(root) {
+  const build = path.join(root, BUILD_FILE);
+  if (!existsSync(build)) return "No production build found";
+  if (!existsSync(path.join(root, "remix.config.js"))) return null;
+  const builtAt = statSync(build).mtimeMs;
+  const skipped = new Set(NOT_BUILT.map((relative) => path.join(root, relative)));
+  for (const source of BUILD_SOURCES) {
+    const newer = newerThan(path.join(root, source), builtAt, skipped);
+    if (newer) return `${path.relative(root, newer)} changed after the last build`;
+  }
+  return null;
+}
+
+/**
+ * The first file under `file` (itself, or in its folders) modified after `time`, or null.
+ * @param {string} file
+ * @param {number} time
+ * @param {Set<string>} skipped
+ * @returns {string | null}
+ */
+function newerThan(file, time, skipped) {
+  if (skipped.has(file) || !existsSync(file)) return null;
+  const stats = statSync(file);
+  if (!stats.isDirectory()) return stats.mtimeMs > time ? file : null;
+  for (const entry of readdirSync(file)) {
+    const found = newerThan(path.join(file, entry), time, skipped);
+    if (found) return found;
+  }
+  return null;
+}
