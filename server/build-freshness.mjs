@@ -1,6 +1,7 @@
 // Whether the production build is older than what it is built from, so that `npm start` never serves a stale build
 // (server/index.mjs rebuilds first). Plain Node, no dependency: it runs before any build exists.
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -59,4 +60,25 @@ function newerThan(file, time, skipped) {
     if (found) return found;
   }
   return null;
+}
+
+/** Runs package.json's own build script (one definition of the build) when the build is missing or stale. */
+export function buildIfStale(root) {
+  const reason = staleBuildReason(root);
+  if (!reason) return;
+  console.log(`${reason}: building first (\`npm run build\`).`);
+  const script = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.build;
+  const result = spawnSync(script, {
+    stdio: "inherit",
+    cwd: root,
+    shell: true,
+    // As npm runs it: the project's tools and this Node first on the PATH.
+    env: {
+      ...process.env,
+      PATH: [path.join(root, "node_modules", ".bin"), path.dirname(process.execPath), process.env.PATH].join(
+        path.delimiter,
+      ),
+    },
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
 }

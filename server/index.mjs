@@ -1,8 +1,7 @@
 // The production server: static files, the Remix request handler, and a graceful shutdown.
 // We run our own small server instead of remix-serve because the app needs the client's address (rate limit),
 // a bounded shutdown that closes the embedded database, and a fast path for the cached home page.
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, watch } from "node:fs";
+import { existsSync, watch } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -10,7 +9,7 @@ import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
-import { staleBuildReason } from "./build-freshness.mjs";
+import { buildIfStale } from "./build-freshness.mjs";
 import { createLastResort } from "./last-resort.mjs";
 import { createHomePageCache } from "./page-cache.mjs";
 
@@ -30,28 +29,7 @@ if (existsSync(envFile)) process.loadEnvFile(envFile);
 
 // Under `npm run dev` the compiler owns the build (it has just made it); otherwise a missing build, or one older than
 // a source it is made from, is made first: never a stale page (server/build-freshness.mjs).
-const staleReason = process.env.REMIX_DEV_ORIGIN ? null : staleBuildReason(root);
-if (staleReason) {
-  console.log(`${staleReason}: building first (\`npm run build\`).`);
-  const result = spawnSync(buildScript(), {
-    stdio: "inherit",
-    cwd: root,
-    shell: true,
-    // As npm runs it: the project's tools and this Node first on the PATH.
-    env: {
-      ...process.env,
-      PATH: [path.join(root, "node_modules", ".bin"), path.dirname(process.execPath), process.env.PATH].join(
-        path.delimiter,
-      ),
-    },
-  });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
-
-/** package.json's build script: one definition of the build, whoever runs it. */
-function buildScript() {
-  return JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.build;
-}
+if (!process.env.REMIX_DEV_ORIGIN) buildIfStale(root);
 
 /**
  * Loads the server build; `version` makes Node load a rebuilt file anew (`npm run dev`). A bad environment stops
