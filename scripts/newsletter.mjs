@@ -13,7 +13,9 @@ const USAGE = `Usage: npm run newsletter -- <command>
     --test <address>           sends one copy, marked as a test, to that address only (drafts too); records nothing
     --dry-run                  prints the number of recipients, the subject and the text part; sends nothing
     --resend-uncertain         sends again the mails a stopped sender left uncertain (they may have arrived)
-  status                       every update: not sent, sending, or sent to N of M, and when`;
+  status                       every update: not sent, sending, or sent to N of M, and when
+  check                        before the first send: MAIL_FROM's SPF, DKIM, DMARC and MX, and the relay's STARTTLS,
+                               each with its fix (docs/newsletter.md#before-the-first-send)`;
 
 loadEnv();
 // Visitors first: on the server's machine a send at full speed competes with it for the CPU, so the command asks the
@@ -76,6 +78,10 @@ try {
     case "status":
       if (rest.length > 0) fail("Usage: npm run newsletter -- status", 2);
       process.stdout.write(newsletterTool.status());
+      break;
+    case "check":
+      if (rest.length > 0) fail("Usage: npm run newsletter -- check", 2);
+      code = await newsletterTool.check();
       break;
     default:
       fail(`Unknown command: ${command}\n\n${USAGE}`, 2);

@@ -62,7 +62,10 @@ function newerThan(file, time, skipped) {
   return null;
 }
 
-/** Runs package.json's own build script (one definition of the build) when the build is missing or stale. */
+/**
+ * Runs package.json's own build script (one definition of the build) when the build is missing or stale.
+ * @param {string} root
+ */
 export function buildIfStale(root) {
   const reason = staleBuildReason(root);
   if (!reason) return;

@@ -11,15 +11,20 @@ import { mkdirSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
+import { dkimKeyOf, nodemailerDkim } from "~/mail/dkim.server";
+import { type HeaderValue, withOneLineFields } from "~/mail/one-line-headers";
 import type { MailMode } from "~/mail/settings.server";
+import { env } from "~/utils/env.server";
 
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html: string;
-  /** Extra header fields (List-Unsubscribe and the like); values are folded and encoded by Nodemailer. */
-  headers?: Record<string, string>;
+  /** Extra header fields; Nodemailer folds and encodes them, except List-Unsubscribe(-Post): one line each. */
+  headers?: Record<string, HeaderValue>;
+  /** Where replies go (updates only: MAIL_REPLY_TO). */
+  replyTo?: string;
   /** A Message-ID of your own (`<id@domain>`); Nodemailer makes one otherwise. */
   messageId?: string;
 }
@@ -40,10 +45,23 @@ export interface TransportOptions {
   maxConnections?: number;
 }
 
+/** DKIM_* (app/mail/dkim.server.ts): every mail through the transport signed, or none when the owner signs nothing. */
+function signing() {
+  const key = dkimKeyOf(env);
+  return key ? { dkim: nodemailerDkim(key) } : {};
+}
+
+const outgoing = (from: string, message: MailMessage) => ({
+  from,
+  ...message,
+  ...(message.headers ? { headers: withOneLineFields(message.headers) } : {}),
+});
+
 export function createMailTransport(mode: MailMode, from: string, options: TransportOptions = {}): MailTransport {
   if (mode.kind === "off") throw new Error("Mail is off (no SMTP_URL): nothing can be sent.");
   if (mode.kind === "capture") return captureTransport(mode.folder, from);
   const mailer = nodemailer.createTransport({
+    ...signing(),
     url: mode.url,
     pool: true,
     maxConnections: options.maxConnections ?? 1,
@@ -56,7 +74,7 @@ export function createMailTransport(mode: MailMode, from: string, options: Trans
   return {
     kind: "smtp",
     async send(message) {
-      const info = await mailer.sendMail({ from, ...message });
+      const info = await mailer.sendMail(outgoing(from, message));
       // A relay that accepted the message for no recipient did not take it (Nodemailer resolves then).
       if (info.rejected.length > 0 && info.accepted.length === 0) {
         const first = info.rejectedErrors?.[0];
@@ -70,7 +88,7 @@ export function createMailTransport(mode: MailMode, from: string, options: Trans
 
 /** Writes each message as `<time>-<random>.eml`, whole or not at all (a temporary name, then a rename). */
 function captureTransport(folder: string, from: string): MailTransport {
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const composer = nodemailer.createTransport({ ...signing(), streamTransport: true, buffer: true, newline: "unix" });
   let made = false;
   return {
     kind: "capture",
@@ -79,7 +97,7 @@ function captureTransport(folder: string, from: string): MailTransport {
         mkdirSync(folder, { recursive: true });
         made = true;
       }
-      const info = await composer.sendMail({ from, ...message });
+      const info = await composer.sendMail(outgoing(from, message));
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`;
       const target = path.join(folder, name);
       await writeFile(`${target}.tmp`, info.message as Buffer);

@@ -33,6 +33,12 @@ describe("the update mail", () => {
     expect(mail.messageId).toMatch(/^<update\.2026-11-20-first-launch\.[0-9a-f]{24}@mail\.example\.net>$/);
   });
 
+  it("sends replies to MAIL_REPLY_TO when the owner set one, and has no Reply-To otherwise", () => {
+    expect(composeUpdateMail(source, reader, site)).not.toHaveProperty("replyTo");
+    const owned = composeUpdateMail(source, reader, { ...site, replyTo: "Alex <alex@example.org>" });
+    expect(owned.replyTo).toBe("Alex <alex@example.org>");
+  });
+
   it("names the update's page and the reader's unsubscribe link in both parts, and loads nothing remote", () => {
     const mail = composeUpdateMail(source, reader, site);
     for (const part of [mail.text, mail.html]) {

@@ -3,11 +3,14 @@
 import { CommandError, type SendOptions, sendUpdate } from "~/newsletter/send/send-command.server";
 import { updatesStatus } from "~/newsletter/send/status-command.server";
 import type { ListSource } from "~/newsletter/send/update-to-send.server";
+import { runDomainCheck } from "~/mail/domain-check/check.server";
+import { env } from "~/utils/env.server";
 
 export function newsletterCommands(lists: () => ListSource) {
   return {
     send: (name: string, options: Omit<SendOptions, "lists">) => sendUpdate(name, { ...options, lists: lists() }),
     status: updatesStatus,
+    check: () => runDomainCheck({ env, out: process.stdout }),
     CommandError,
   };
 }

@@ -8,6 +8,7 @@ import { composeUpdateMail, type UpdateMailSite, type UpdateMailSource } from "~
 import { unsubscribeLink } from "~/newsletter/admin/subscribers-csv.server";
 import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
 import { findUpdate, renderUpdateHtml, renderUpdateText, type Update, updateUrl } from "~/updates/updates.server";
+import { env } from "~/utils/env.server";
 
 /** The update as a mail's source: rendered once per update by the site's own renderer. */
 export const mailSource = (update: Update): UpdateMailSource => ({
@@ -19,7 +20,12 @@ export const mailSource = (update: Update): UpdateMailSource => ({
   url: updateUrl(update.name),
 });
 
-export const mailSite = (from: string): UpdateMailSite => ({ ownerName: owner.name, siteUrl: owner.siteUrl, from });
+export const mailSite = (from: string, replyTo = env.MAIL_REPLY_TO): UpdateMailSite => ({
+  ownerName: owner.name,
+  siteUrl: owner.siteUrl,
+  from,
+  ...(replyTo ? { replyTo } : {}),
+});
 
 /** The payload an 'update' row carries: the token only (the address is the row's recipient). */
 export const updatePayload = (token: string) => ({ token });

@@ -28,6 +28,8 @@ export interface UpdateMailSite {
   siteUrl: string;
   /** MAIL_FROM, e.g. `Alex <updates@example.com>`: its domain names the Message-ID. */
   from: string;
+  /** MAIL_REPLY_TO: where a reader's reply to an update goes (the owner's inbox), when set. */
+  replyTo?: string;
 }
 
 /** The transport's message shape (app/mail/transport.server.ts): From is the transport's, Date is set when sent. */
@@ -38,6 +40,7 @@ export interface UpdateMail {
   html: string;
   messageId: string;
   headers: Record<string, string>;
+  replyTo?: string;
 }
 
 // Line breaks of any kind and the other control characters: a title is one line, whatever the file holds, so nothing
@@ -170,6 +173,7 @@ export function composeUpdateMail(
     text: updateText(source, reader, site, test),
     html: updateHtml(source, reader, site, test),
     messageId: updateMessageId(source.name, reader.email, senderDomain(site.from, site.siteUrl), test),
+    ...(site.replyTo ? { replyTo: site.replyTo } : {}),
     headers: {
       "List-Unsubscribe": `<${reader.unsubscribeUrl}>`,
       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
