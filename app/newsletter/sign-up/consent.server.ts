@@ -1,19 +1,20 @@
 /**
- * The words a reader agrees to when they sign up: the dialog's text, as it is shown (app/components/
- * newsletter-dialog.tsx; tests/unit/confirm.test.ts checks the two agree). Its version is a digest of the text, so a
+ * The words a reader agrees to when they sign up: the dialog's text as it is shown, read from the one place the dialog
+ * takes it (newsletterCopy in app/content/site.ts). Its version is a digest of the text, so a
  * later edit gives a new version and the readers who agreed to the old one keep it.
  */
 import { createHash } from "node:crypto";
+import { newsletterCopy } from "~/content/site";
 import type { Consent } from "~/newsletter/list/subscriber-list.server";
 
 export type { Consent } from "~/newsletter/list/subscriber-list.server";
 
 export const CONSENT_WORDING = [
-  "Get Updates on My Journey",
-  "Be the first to hear when a new project launches, what I learned building it, and how the challenge is going.",
-  "Email address",
-  "Get Early Access",
-  "Join the journey • No spam • Unsubscribe anytime",
+  newsletterCopy.title,
+  newsletterCopy.text,
+  newsletterCopy.emailLabel,
+  newsletterCopy.submit,
+  newsletterCopy.footnote,
 ].join("\n");
 
 export const consentVersion = (wording: string): string =>
