@@ -11,8 +11,9 @@ const USAGE = `Usage: npm run newsletter -- <command>
   send <name>                  sends the update (app/content/updates/<name>.md) to every reader, once each;
                                run it again after any stop: it goes on where it was
     --test <address>           sends one copy, marked as a test, to that address only (drafts too); records nothing
-    --dry-run                  prints the number of recipients, the subject and the text part; sends nothing
+    --dry-run                  prints the recipients (masked), the subject and the text part; sends nothing
     --resend-uncertain         sends again the mails a stopped sender left uncertain (they may have arrived)
+    --not-served-ok            sends even though the site does not serve the update's page yet
   status                       every update: not sent, sending, or sent to N of M, and when
   check                        before the first send: MAIL_FROM's SPF, DKIM, DMARC and MX, and the relay's STARTTLS,
                                each with its fix (docs/newsletter.md#before-the-first-send)`;
@@ -36,6 +37,7 @@ try {
       test: { type: "string" },
       "dry-run": { type: "boolean" },
       "resend-uncertain": { type: "boolean" },
+      "not-served-ok": { type: "boolean" },
       help: { type: "boolean" },
     },
   });
@@ -65,11 +67,13 @@ try {
       const name = rest[0];
       if (!name || rest.length > 1) fail(`Usage: npm run newsletter -- send <name> [options]\n\n${USAGE}`, 2);
       const { test, "dry-run": dryRun, "resend-uncertain": resendUncertain } = parsed.values;
+      const notServedOk = Boolean(parsed.values["not-served-ok"]);
       if (test !== undefined && (dryRun || resendUncertain)) fail("--test sends one copy: it goes alone.", 2);
       code = await newsletterTool.send(String(name), {
         ...(test !== undefined ? { test: String(test) } : {}),
         dryRun: Boolean(dryRun),
         resendUncertain: Boolean(resendUncertain),
+        notServedOk,
         output: dryRun ? process.stdout : process.stderr,
         signal: abort.signal,
       });

@@ -128,6 +128,7 @@ function Toast({ toast, onDismiss }: { toast: ShownToast; onDismiss: () => void 
     >
       <p className="font-semibold">{toast.message}</p>
       {toast.description ? <p className="mt-1 text-sm">{toast.description}</p> : null}
+      {toast.note ? <p className="mt-1 text-sm font-semibold">{toast.note}</p> : null}
       {/* Without JavaScript the toast stays until the next page: this link is that next page. */}
       <a
         href="/"

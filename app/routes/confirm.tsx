@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { StatusPage } from "~/components/status-page";
 import type { loader as rootLoader } from "~/root";
 import { confirmAction, confirmTokenOf } from "~/newsletter/confirm/confirm-action.server";
@@ -30,7 +30,11 @@ export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({
 const MESSAGES = {
   confirmed: {
     title: "You're subscribed",
-    text: "Thanks for confirming! You'll get updates on my 365-day challenge. Every mail has a link to unsubscribe.",
+    text: "Thanks for confirming! You're on the list: you'll get updates on my 365-day challenge. Every mail has a link to unsubscribe.",
+  },
+  "already-confirmed": {
+    title: "You're already on the list",
+    text: "This link was used already: you confirmed, and you're on the list. Nothing more to do.",
   },
   expired: {
     title: "Confirm",
@@ -69,6 +73,12 @@ export default function Confirm() {
             {busy ? "Confirming..." : "Confirm"}
           </button>
         </Form>
+      ) : null}
+      {answer?.result === "confirmed" || answer?.result === "already-confirmed" ? (
+        // Not a dead end: what they signed up for is one link away.
+        <Link to="/updates" className="btn-accent mt-8">
+          Read the latest updates
+        </Link>
       ) : null}
     </StatusPage>
   );

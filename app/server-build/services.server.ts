@@ -5,7 +5,7 @@
  * (services(), opened on first use, closed by the same stop). Everything else is handed what it needs.
  */
 import { challenge } from "~/content/site";
-import { describeMode, type MailSettings, mailSettingsOf } from "~/mail/settings.server";
+import { type MailSettings, mailSettingsOf } from "~/mail/settings.server";
 import { openOutbox, type Outbox } from "~/mail/outbox.server";
 import { createMailTransport, type MailTransport } from "~/mail/transport.server";
 import { type Runner, startRunner } from "~/mail/runner.server";
@@ -135,7 +135,7 @@ export function startServices(): Services {
     stopSweep();
     await runner.stop();
   });
-  if (built.confirmationOn) console.info(`Mail: confirmation of sign-ups is on, mail ${describeMode(mail.mode)}.`);
+  // The start-up line about mail is env-report's mailStartupLine (server/index.mjs), said once.
   return built;
 }
 

@@ -6,6 +6,8 @@ export interface ToastView {
   type: ToastType;
   message: string;
   description?: string;
+  /** One more line under the description: what the reader does next (a sign-up's mail to confirm). */
+  note?: string;
 }
 
 /** A toast to show; a new id is a new toast, even with the same text. */

@@ -28,6 +28,8 @@ export const FLASH_COOKIE_NAMES = [TOAST_COOKIE_NAME];
 
 /** The form's reply's key in the flash session, beside remix-toast's own. */
 const FORM_REPLY_KEY = "formReply";
+/** The toast's extra line, beside it: remix-toast keeps only the fields it knows. */
+const TOAST_NOTE_KEY = "toastNote";
 
 /**
  * The flash session as remix-toast's custom-session API sees it, with a look at the session it asks for: remix-toast
@@ -61,8 +63,10 @@ export async function redirectWithToast(
   headers.set("Cache-Control", PRIVATE_CACHE_CONTROL);
   const storage = flashStorage((session) => {
     if (formReply) session.flash(FORM_REPLY_KEY, formReply);
+    if (toast.note) session.flash(TOAST_NOTE_KEY, toast.note);
   });
-  return createToastUtilsWithCustomSession(storage).redirectWithToast(url, toast, { status: 303, headers });
+  const { note: _note, ...known } = toast;
+  return createToastUtilsWithCustomSession(storage).redirectWithToast(url, known, { status: 303, headers });
 }
 
 /**
@@ -80,6 +84,7 @@ export async function readFlash(request: Request): Promise<Flash & { headers?: H
     );
     const reply: unknown = session?.get(FORM_REPLY_KEY);
     const formReply = isFormReply(reply) ? reply : null;
+    const note: unknown = session?.get(TOAST_NOTE_KEY);
     if (!toast && !formReply) return { toast: null, formReply: null };
     const headers = new Headers({
       "Set-Cookie": await toastSessionStorage.destroySession(await toastSessionStorage.getSession()),
@@ -90,6 +95,7 @@ export async function readFlash(request: Request): Promise<Flash & { headers?: H
           type: toast.type,
           message: toast.message,
           ...(toast.description ? { description: toast.description } : {}),
+          ...(typeof note === "string" && note ? { note } : {}),
         }
       : null;
     return { toast: shown, formReply, headers };

@@ -7,6 +7,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { type ServerProcess, startServer, tempDir } from "../support/server-process.mjs";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
+import { CONFIRM_BY_MAIL_NOTE, SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
 import { expect, test, visit } from "./fixtures";
 
 let relay: TestSmtpServer;
@@ -62,4 +63,46 @@ test("the mailed link shows a 'Confirm' button that confirms; opening it changes
   await expect(page.getByRole("status")).toContainText("Thanks for confirming!");
   await expect(page.getByRole("button", { name: "Confirm" })).toHaveCount(0);
   expect(stateOf(email)).toBe("confirmed");
+  // Not a dead end: what they signed up for is one link away.
+  await expect(page.getByRole("link", { name: "Read the latest updates" })).toHaveAttribute("href", "/updates");
+
+  // The same link again, as from the mail a second time: the reader is told they are on the list, not to sign up.
+  await visit(page, `${server.url}/confirm?token=${token}`);
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "You're already on the list" })).toBeVisible();
+  await expect(page.getByRole("status")).not.toContainText("sign up again");
+  await expect(page.getByRole("link", { name: "Read the latest updates" })).toBeVisible();
+  expect(stateOf(email)).toBe("confirmed");
+});
+
+test("with mail on, the success toast keeps the spec's words and says the second step", async ({ page }, testInfo) => {
+  const email = `second-step-${testInfo.project.name}-${Date.now()}@example.com`;
+  const already = relay.mails.length;
+  await visit(page, `${server.url}/`);
+  await page.getByRole("button", { name: "Get Updates" }).click();
+  const dialog = page.getByRole("dialog", { name: "Get Updates on My Journey" });
+  await dialog.getByLabel("Email address").fill(email);
+  await dialog.locator("button[type=submit]").click();
+  // Without JavaScript this is the page the form's plain post was redirected to; with it, the same flash revalidated.
+  const toast = page.getByRole("status").filter({ hasText: SUBSCRIBED_TOAST.message });
+  await expect(toast).toBeVisible();
+  await expect(toast.locator("p")).toHaveText([
+    SUBSCRIBED_TOAST.message,
+    SUBSCRIBED_TOAST.description,
+    CONFIRM_BY_MAIL_NOTE,
+  ]);
+  // What the line promises is there: one mail to this address, its link to the confirm page.
+  const mails = await relay.waitForMails(already + 1, 10_000);
+  expect(mails.filter((mail) => mail.envelopeTo.includes(email))).toHaveLength(1);
+  expect(stateOf(email)).toBe("pending");
+});
+
+test("on a phone, the confirm page's button is on the first screen", async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 568 });
+  await visit(page, `${server.url}/confirm?token=${"a".repeat(43)}`);
+  const button = page.getByRole("button", { name: "Confirm" });
+  await expect(button).toBeInViewport({ ratio: 1 });
+  const box = await button.boundingBox();
+  expect(box!.y + box!.height).toBeLessThanOrEqual(568);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
 });

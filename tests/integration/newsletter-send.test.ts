@@ -173,8 +173,8 @@ describe("npm run newsletter -- send", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Recipients: 3\n");
     expect(run.stdout).toContain("Subject: First launch\n");
-    expect(run.stdout).toContain("It is out: see (https://x.example/a).");
-    expect(run.stdout).toContain(`Read it on the site: https://example.com/updates/${NAME}`);
+    expect(run.stdout).toContain("It is out: see <https://x.example/a>.");
+    expect(run.stdout).toContain(`Read it on the site:\nhttps://example.com/updates/${NAME}\n`);
     expect(setup.relay.mails).toHaveLength(0);
     expect(outboxRows(setup.dataDir)).toEqual([]);
   });

@@ -28,15 +28,33 @@ export const sendEnv = (dataDir: string, updatesDir: string, smtpUrl: string, ex
 
 const SCRIPT = path.join(ROOT, "scripts/newsletter.mjs");
 
+/**
+ * A real send refuses an update no running site serves (send-checks.server.ts); these tests have no site running,
+ * so their sends say `--not-served-ok` unless the test passes `{ servedCheck: true }` (the refusal's own tests).
+ */
+const commandArgs = (args: string[], servedCheck = false) =>
+  !servedCheck && args[0] === "send" && !args.includes("--test") && !args.includes("--dry-run")
+    ? [...args, "--not-served-ok"]
+    : args;
+
 /** Runs the command to its end (at most `timeoutMs`); never throws on a non-zero exit. */
-export async function newsletter(env: NodeJS.ProcessEnv, args: string[], timeoutMs = 120_000): Promise<Run> {
+export async function newsletter(
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  timeoutMs = 120_000,
+  { servedCheck = false } = {},
+): Promise<Run> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [SCRIPT, ...args], {
-      cwd: ROOT,
-      env,
-      timeout: timeoutMs,
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [SCRIPT, ...commandArgs(args, servedCheck)],
+      {
+        cwd: ROOT,
+        env,
+        timeout: timeoutMs,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -46,7 +64,7 @@ export async function newsletter(env: NodeJS.ProcessEnv, args: string[], timeout
 
 /** Starts the command without waiting (to kill it, or to start a second one beside it). */
 export function startNewsletter(env: NodeJS.ProcessEnv, args: string[]): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, [SCRIPT, ...args], { cwd: ROOT, env, stdio: "pipe" });
+  const child = spawn(process.execPath, [SCRIPT, ...commandArgs(args)], { cwd: ROOT, env, stdio: "pipe" });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk));

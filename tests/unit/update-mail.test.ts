@@ -46,7 +46,7 @@ describe("the update mail", () => {
       expect(part).toContain(reader.unsubscribeUrl);
     }
     expect(mail.html).toContain("<p>It is <strong>out</strong>.</p>");
-    expect(mail.html).toContain('<meta name="color-scheme" content="light dark">');
+    expect(mail.html).toContain('<meta name="color-scheme" content="light dark"/>');
     expect(mail.html).toContain("prefers-color-scheme: dark");
     // No image, no remote stylesheet or font, no script: nothing that reports an open.
     expect(mail.html).not.toMatch(/<img|<link|<script|url\(|@import/i);

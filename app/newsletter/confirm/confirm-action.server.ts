@@ -6,12 +6,15 @@ import { unsubscribeRateLimiter } from "~/newsletter/rate-limit.server";
 import { isConfirmToken } from "~/newsletter/confirm/confirmation-composer.server";
 import { services } from "~/server-build/services.server";
 import { describeCause } from "~/utils/log.server";
+import type { ConfirmOutcome } from "~/newsletter/list/subscriber-list.server";
 
 /** What the confirm page says after its button: "expired" also for a wrong or used token (it tells nothing more). */
-export type ConfirmResult = "confirmed" | "expired" | "incomplete-link" | "too-many-requests" | "failed";
+export type ConfirmResult =
+  "confirmed" | "already-confirmed" | "expired" | "incomplete-link" | "too-many-requests" | "failed";
 
 const STATUS: Record<ConfirmResult, number> = {
   confirmed: 200,
+  "already-confirmed": 200,
   expired: 410,
   "incomplete-link": 400,
   "too-many-requests": 429,
@@ -25,7 +28,7 @@ export function confirmTokenOf(url: string): string | null {
 }
 
 /** Confirms the reader a token was mailed to: "unknown" for a wrong, used or expired token. Never throws. */
-async function confirmSignUp(token: string): Promise<"confirmed" | "unknown" | "failed"> {
+async function confirmSignUp(token: string): Promise<ConfirmOutcome | "failed"> {
   const running = services();
   if (!running.confirmationOn) return "unknown";
   try {
@@ -57,5 +60,5 @@ export async function confirmAction(
     }
     return answer("expired");
   }
-  return answer("confirmed");
+  return answer(outcome === "already" ? "already-confirmed" : "confirmed");
 }

@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { owner } from "~/content/site";
 import type { Composer } from "~/mail/drain.server";
+import { siteUrl } from "~/utils/site-url.server";
 import { confirmationMail } from "~/newsletter/confirm/confirmation-mail.server";
 import { hashToken, type SubscriberList } from "~/newsletter/list/subscriber-list.server";
 import { describeCause } from "~/utils/log.server";
@@ -24,7 +25,7 @@ export function confirmationComposer(list: SubscriberList, now: () => number = D
     const token = randomBytes(32).toString("base64url");
     const issued = await list.issueConfirmToken(row.recipient, hashToken(token), now());
     if (issued !== "issued") return { skip: issued === "gone" ? "no longer on the list" : "already confirmed" };
-    return { message: confirmationMail(row.recipient, token, { ownerName: owner.name, siteUrl: owner.siteUrl }) };
+    return { message: confirmationMail(row.recipient, token, { ownerName: owner.name, siteUrl: siteUrl() }) };
   };
 }
 

@@ -40,6 +40,9 @@ export interface SignUp {
   mail: boolean;
 }
 
+/** What a confirm link found: the reader confirmed now, confirmed before with it, or nothing it opens. */
+export type ConfirmOutcome = "confirmed" | "already" | "unknown";
+
 /** What attaching a confirmation token found: the reader pending (issued), gone, or confirmed already. */
 export type IssueOutcome = "issued" | "gone" | "confirmed";
 
@@ -149,8 +152,11 @@ export interface SubscriberList {
   // Double opt-in. These throw when the list cannot answer; the caller retries or answers "failed".
   /** Attaches the hash of the token about to be mailed to a pending reader. */
   issueConfirmToken(email: string, tokenHash: string, now: number): Promise<IssueOutcome>;
-  /** Confirms the pending reader this (mailed) token belongs to, if it is still valid. */
-  confirm(token: string, now: number): Promise<"confirmed" | "unknown">;
+  /**
+   * Confirms the pending reader this (mailed) token belongs to, if it is still valid; "already" when the token is
+   * one a reader on the list confirmed with (a reused link), where the list can tell.
+   */
+  confirm(token: string, now: number): Promise<ConfirmOutcome>;
   /** Removes pending readers whose 7 days are over. */
   expirePending(now: number): Promise<void>;
   // The readers of a send. Both throw with the reason when the list cannot be read.

@@ -11,6 +11,10 @@ import { sendTestCopy, previewText } from "~/newsletter/send/send-test.server";
 import { CommandError, type ListSource, listToRead, updateToSend } from "~/newsletter/send/update-to-send.server";
 import { updateComposer, updatePayload } from "~/newsletter/send/update-composer.server";
 import { env } from "~/utils/env.server";
+import { refuseBeforeItsDay, refuseUnlessServed } from "~/newsletter/send/send-checks.server";
+import { siteUrl } from "~/utils/site-url.server";
+import { challengeToday } from "~/utils/today.server";
+import { maskEmail } from "~/utils/mask-email.server";
 
 export { CommandError } from "~/newsletter/send/update-to-send.server";
 
@@ -20,6 +24,8 @@ export interface SendOptions {
   test?: string;
   dryRun?: boolean;
   resendUncertain?: boolean;
+  /** Send even though the site does not serve the update's page yet (`--not-served-ok`). */
+  notServedOk?: boolean;
   /** Where progress and the summary go (stderr in the command, so stdout stays for data). */
   output: ProgressOutput;
   signal?: AbortSignal;
@@ -67,7 +73,9 @@ function queueReaders(outbox: Outbox, name: string, readers: Reader[], write: (l
     })),
   );
   const known = readers.length - added;
-  write(`${readers.length} readers: ${added} queued now${known ? `, ${known} already queued or sent before` : ""}.\n`);
+  write(
+    `${readers.length} ${readers.length === 1 ? "reader" : "readers"}: ${added} queued now${known ? `, ${known} already queued or sent before` : ""}.\n`,
+  );
 }
 
 /**
@@ -105,6 +113,12 @@ export function runSend(
   );
 }
 
+/** Where the update's page is: at the site's address, then at the server on this machine (`npm start`'s port). */
+const pageAddresses = (name: string): string[] => {
+  const path = `/updates/${encodeURIComponent(name)}`;
+  return [new URL(path, siteUrl()).toString(), `http://127.0.0.1:${env.PORT}${path}`];
+};
+
 /** Sends the update; resolves with the command's exit code. Throws a CommandError for the owner's mistakes. */
 export async function sendUpdate(name: string, options: SendOptions): Promise<number> {
   const write = (text: string) => void options.output.write(text);
@@ -115,8 +129,20 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
   if (options.dryRun) {
     const readers = await list.readers();
     write(previewText(update, readers.length, settings.from));
+    // The recipients as the docs promise them, masked as every log line is: the owner recognises them, a pasted
+    // output gives nobody's address away.
+    write(
+      [
+        "",
+        `${readers.length === 1 ? "The reader" : "The readers"}:`,
+        ...readers.map((r) => `  ${maskEmail(r.email)}`),
+        "",
+      ].join("\n"),
+    );
     return 0;
   }
+  refuseBeforeItsDay(update, challengeToday().days.today);
+  if (!options.notServedOk) await refuseUnlessServed(pageAddresses(update.name));
   if (settings.mode.kind === "off") {
     throw new CommandError("Mail is off: set SMTP_URL (a relay, or file:///folder to capture) to send an update.");
   }

@@ -5,8 +5,8 @@ import { CommandError } from "~/newsletter/send/update-to-send.server";
 import { composeUpdateMail } from "~/newsletter/send/update-mail.server";
 import { mailSite, mailSource } from "~/newsletter/send/update-composer.server";
 import { unsubscribeLink } from "~/newsletter/admin/subscribers-csv.server";
-import { owner } from "~/content/site";
 import type { Update } from "~/updates/updates.server";
+import { siteUrl } from "~/utils/site-url.server";
 
 /** A token of the store's form that no reader holds: the test copy's unsubscribe link works and removes nobody. */
 const NOBODY = "00000000-0000-4000-8000-000000000000";
@@ -28,7 +28,7 @@ export async function sendTestCopy(
   }
   const mail = composeUpdateMail(
     mailSource(update),
-    { email: address, unsubscribeUrl: unsubscribeLink(owner.siteUrl, NOBODY) },
+    { email: address, unsubscribeUrl: unsubscribeLink(siteUrl(), NOBODY) },
     mailSite(settings.from),
     { test: true },
   );
@@ -48,7 +48,7 @@ export async function sendTestCopy(
 export function previewText(update: Update, recipients: number, from: string): string {
   const mail = composeUpdateMail(
     mailSource(update),
-    { email: "reader@example.com", unsubscribeUrl: unsubscribeLink(owner.siteUrl, NOBODY) },
+    { email: "reader@example.com", unsubscribeUrl: unsubscribeLink(siteUrl(), NOBODY) },
     mailSite(from),
   );
   return [

@@ -3,11 +3,12 @@
 // same as one the command sends.
 import { owner } from "~/content/site";
 import type { Composer } from "~/mail/drain.server";
+import { siteUrl } from "~/utils/site-url.server";
 import type { OutboxRow } from "~/mail/outbox.server";
 import { composeUpdateMail, type UpdateMailSite, type UpdateMailSource } from "~/newsletter/send/update-mail.server";
 import { unsubscribeLink } from "~/newsletter/admin/subscribers-csv.server";
 import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
-import { findUpdate, renderUpdateHtml, renderUpdateText, type Update, updateUrl } from "~/updates/updates.server";
+import { findUpdate, renderUpdateHtml, renderUpdateText, type Update } from "~/updates/updates.server";
 import { env } from "~/utils/env.server";
 
 /** The update as a mail's source: rendered once per update by the site's own renderer. */
@@ -17,12 +18,13 @@ export const mailSource = (update: Update): UpdateMailSource => ({
   ...(update.summary ? { summary: update.summary } : {}),
   html: renderUpdateHtml(update.markdown),
   text: renderUpdateText(update.markdown),
-  url: updateUrl(update.name),
+  // The page at the site's address (SITE_URL in a local run), where the mail's other links point too.
+  url: new URL(`/updates/${encodeURIComponent(update.name)}`, siteUrl()).toString(),
 });
 
 export const mailSite = (from: string, replyTo = env.MAIL_REPLY_TO): UpdateMailSite => ({
   ownerName: owner.name,
-  siteUrl: owner.siteUrl,
+  siteUrl: siteUrl(),
   from,
   ...(replyTo ? { replyTo } : {}),
 });
@@ -62,7 +64,7 @@ export function updateComposer(from: string, list: Pick<SubscriberList, "isReade
     const source = sourceFor(row.ref);
     if (typeof source === "string") return { skip: source };
     if (!(await list.isReader(token))) return { skip: SKIP_UNSUBSCRIBED };
-    const reader = { email: row.recipient, unsubscribeUrl: unsubscribeLink(owner.siteUrl, token) };
+    const reader = { email: row.recipient, unsubscribeUrl: unsubscribeLink(siteUrl(), token) };
     return { message: composeUpdateMail(source, reader, site) };
   };
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { renderMail } from "~/mail/layout/render-mail.server";
 
 // The update mail, composed for one reader: pure, so every header and both parts are unit tested without a relay.
 // The result is the mail path's message shape; Nodemailer encodes every field of it itself.
@@ -87,71 +88,17 @@ export function listId(ownerName: string, siteUrl: string): string {
   return words ? `${words} updates <updates.${host}>` : `<updates.${host}>`;
 }
 
-const escapeHtml = (value: string) =>
-  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
-const TEST_NOTE = "This is a test copy: it was sent only to you, and no reader received it.";
-
-/** The plain-text part: the title, the body, the address on the site, who sends it, and the way out. */
-export function updateText(source: UpdateMailSource, reader: UpdateMailReader, site: UpdateMailSite, test = false) {
-  return [
-    ...(test ? [TEST_NOTE, ""] : []),
-    headerText(source.title, 500),
-    "",
-    source.text.trim(),
-    "",
-    `Read it on the site: ${source.url}`,
-    "",
-    "--",
-    `You get this mail because you subscribed to ${site.ownerName}'s updates at ${site.siteUrl}.`,
-    `Unsubscribe: ${reader.unsubscribeUrl}`,
-    "",
-  ].join("\n");
-}
-
-// Light by default; dark clients that honour `prefers-color-scheme` get their own colours, and those that invert
-// colours themselves find no fixed background to fight with. No remote image, font or stylesheet: nothing loads.
-const STYLE = `
-  :root { color-scheme: light dark; supported-color-schemes: light dark; }
-  body { margin: 0; padding: 0; background: #ffffff; color: #1f2937; }
-  .mail { max-width: 600px; margin: 0 auto; padding: 24px 16px; font: 16px/1.6 -apple-system, "Segoe UI", Roboto,
-    Helvetica, Arial, sans-serif; }
-  a { color: #1d4ed8; }
-  .foot { margin-top: 32px; padding-top: 16px; border-top: 1px solid #d1d5db; font-size: 14px; color: #4b5563; }
-  .note { padding: 8px 12px; border: 1px solid #d97706; }
-  pre, code { white-space: pre-wrap; word-break: break-word; }
-  @media (prefers-color-scheme: dark) {
-    body { background: #111827; color: #e5e7eb; }
-    a { color: #93c5fd; }
-    .foot { color: #9ca3af; border-top-color: #374151; }
-  }`;
-
-/** The HTML part: a complete document with the rendered body, the link to the site and the unsubscribe link. */
-export function updateHtml(source: UpdateMailSource, reader: UpdateMailReader, site: UpdateMailSite, test = false) {
-  const title = escapeHtml(headerText(source.title, 500));
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="supported-color-schemes" content="light dark">
-<title>${title}</title>
-<style>${STYLE}
-</style>
-</head>
-<body>
-<div class="mail">
-${test ? `<p class="note">${escapeHtml(TEST_NOTE)}</p>\n` : ""}<h1>${title}</h1>
-${source.html}
-<p><a href="${escapeHtml(source.url)}">Read it on the site</a></p>
-<p class="foot">You get this mail because you subscribed to ${escapeHtml(site.ownerName)}'s updates at
-<a href="${escapeHtml(site.siteUrl)}">${escapeHtml(new URL(site.siteUrl).hostname)}</a>.
-<a href="${escapeHtml(reader.unsubscribeUrl)}">Unsubscribe</a></p>
-</div>
-</body>
-</html>
-`;
+/** Both parts of the mail, in the one mail layout (app/mail/layout); a test copy says so first. */
+export function updateParts(source: UpdateMailSource, reader: UpdateMailReader, site: UpdateMailSite, test = false) {
+  return renderMail({
+    kind: test ? "test" : "update",
+    ownerName: site.ownerName,
+    siteUrl: site.siteUrl,
+    title: headerText(source.title, 500),
+    body: { html: source.html, text: source.text },
+    pageUrl: source.url,
+    unsubscribeUrl: reader.unsubscribeUrl,
+  });
 }
 
 /**
@@ -170,8 +117,7 @@ export function composeUpdateMail(
   return {
     to: reader.email,
     subject: test ? `[Test] ${subject}` : subject,
-    text: updateText(source, reader, site, test),
-    html: updateHtml(source, reader, site, test),
+    ...updateParts(source, reader, site, test),
     messageId: updateMessageId(source.name, reader.email, senderDomain(site.from, site.siteUrl), test),
     ...(site.replyTo ? { replyTo: site.replyTo } : {}),
     headers: {

@@ -10,7 +10,7 @@ import {
   EMAIL_TOO_LONG_MESSAGE,
   invalidEmailToast,
   SOMETHING_WENT_WRONG_TOAST,
-  SUBSCRIBED_TOAST,
+  subscribedToast,
 } from "~/newsletter/sign-up/messages";
 import { NEWSLETTER_FORM_ID } from "~/newsletter/sign-up/form-names";
 import { HONEYPOT_FIELD, subscribeSchema } from "~/newsletter/sign-up/schema.server";
@@ -19,17 +19,18 @@ import { readForm } from "~/utils/read-form.server";
 import { subscribeRateLimiter } from "~/newsletter/rate-limit.server";
 import type { SubscribeOutcome } from "~/newsletter/list/subscriber-list.server";
 import { consentPageOf } from "~/newsletter/sign-up/consent.server";
-import { signUp } from "~/newsletter/sign-up/sign-up.server";
+import { confirmsByMail, signUp } from "~/newsletter/sign-up/sign-up.server";
 import type { FormReply } from "~/utils/toast.server";
 
 /** What the dialog needs to know of a sign-up: "subscribed" closes it, anything else keeps it open. */
 export type NewsletterOutcome = SubscribeOutcome | "invalid";
 
-const OUTCOME_TOASTS: Record<SubscribeOutcome, ToastView> = {
-  subscribed: SUBSCRIBED_TOAST,
-  duplicate: ALREADY_SUBSCRIBED_TOAST,
-  failed: SOMETHING_WENT_WRONG_TOAST,
-};
+const outcomeToast = (outcome: SubscribeOutcome): ToastView =>
+  outcome === "subscribed"
+    ? subscribedToast(confirmsByMail())
+    : outcome === "duplicate"
+      ? ALREADY_SUBSCRIBED_TOAST
+      : SOMETHING_WENT_WRONG_TOAST;
 
 /** How the route answers a sign-up post: a refusal without a page, or the redirect home with this flash. */
 export type SignUpAnswer =
@@ -97,7 +98,7 @@ async function decide(request: Request, client: string): Promise<Decision | "far
   if (honeypot !== null && honeypot !== "") {
     // A bot filled in the hidden field: it is told it succeeded, so it has nothing to learn, and nothing is stored.
     warnThrottled(`Newsletter: honeypot filled by ${logClient(client)}; nothing stored.`, "honeypot");
-    return { toast: SUBSCRIBED_TOAST, formReply: reply("subscribed", { initialValue: null }) };
+    return { toast: subscribedToast(confirmsByMail()), formReply: reply("subscribed", { initialValue: null }) };
   }
 
   // Only the address is parsed, so only it can come back in Conform's reply: the reply travels in a cookie, and junk
@@ -122,7 +123,7 @@ async function decide(request: Request, client: string): Promise<Decision | "far
   if (outcome === "duplicate") console.info(`Newsletter: ${maskEmail(submission.value.email)} is already subscribed.`);
   // On success the form starts empty again (Conform resets it); otherwise the address stays for another try.
   const result = outcome === "subscribed" ? submission.reply({ resetForm: true }) : submission.reply();
-  return { toast: OUTCOME_TOASTS[outcome], formReply: reply(outcome, result) };
+  return { toast: outcomeToast(outcome), formReply: reply(outcome, result) };
 }
 
 /** The form reduced to its one field (a repeated field keeps its first value, as Conform would read it). */

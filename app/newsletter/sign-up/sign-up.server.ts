@@ -6,6 +6,9 @@ import { services } from "~/server-build/services.server";
 import { describeCause } from "~/utils/log.server";
 import { maskEmail } from "~/utils/mask-email.server";
 
+/** Whether a sign-up waits for the reader's Confirm in a mail (mail on), or counts at once (mail off). */
+export const confirmsByMail = (): boolean => services().confirmationOn;
+
 /** Stores one sign-up made through the dialog on `page` (a path on the site). Never throws. */
 export async function signUp(email: string, page: string): Promise<SubscribeOutcome> {
   const running = services();

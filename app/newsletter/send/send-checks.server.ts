@@ -1,0 +1,59 @@
+// Before a send queues a single mail: the update's day has begun, and the site serves its page (the mail links to
+// it). Both refusals are the owner's to read, so each says when, or which address answered what.
+import { CommandError } from "~/newsletter/send/update-to-send.server";
+import { notBefore } from "~/updates/publication.server";
+import type { Update } from "~/updates/updates.server";
+
+/** An update dated in the future goes to no reader before its day (Europe/Brussels), as the site hides it till then. */
+export function refuseBeforeItsDay(update: Update, today: string): void {
+  const wait = notBefore(update, today);
+  if (wait) {
+    throw new CommandError(
+      `${update.name} is dated ${update.date}: the site shows it from that day on, so it is sent ${wait}. ` +
+        "Send yourself a copy now with --test <address>.",
+    );
+  }
+}
+
+/** What one address answered for the update's page: its status, or why there was none. */
+export type PageAnswer = { url: string; status: number } | { url: string; error: string };
+
+const TIMEOUT_MS = 5_000;
+
+/** Asks `url` once, following no redirect (a redirect is not the page). */
+export async function askPage(url: string): Promise<PageAnswer> {
+  try {
+    const response = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+    await response.body?.cancel();
+    return { url, status: response.status };
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+    return { url, error: error instanceof Error && error.name === "TimeoutError" ? "no answer in 5 s" : cause };
+  }
+}
+
+const served = (answer: PageAnswer) => "status" in answer && answer.status === 200;
+const said = (answer: PageAnswer) => ("status" in answer ? `HTTP ${answer.status}` : answer.error);
+
+/**
+ * The mail's "Read it on the site" link must open: the page at the site's address, or failing that at the server on
+ * this machine, answers 200. Otherwise the send stops naming each address and its answer, unless the owner says go on.
+ */
+export async function refuseUnlessServed(
+  urls: string[],
+  ask: (url: string) => Promise<PageAnswer> = askPage,
+): Promise<void> {
+  const answers: PageAnswer[] = [];
+  for (const url of [...new Set(urls)]) {
+    const answer = await ask(url);
+    if (served(answer)) return;
+    answers.push(answer);
+  }
+  throw new CommandError(
+    [
+      "The site does not serve this update yet, so the mail's link would not open:",
+      ...answers.map((answer) => `  ${answer.url}: ${said(answer)}`),
+      "Deploy it first (docs/weekly.md), or send anyway with --not-served-ok.",
+    ].join("\n"),
+  );
+}
