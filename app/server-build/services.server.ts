@@ -4,6 +4,7 @@
  * starts them (startServices, from build-entry's onStart); the owner's tools take the list and the settings lazily
  * (services(), opened on first use, closed by the same stop). Everything else is handed what it needs.
  */
+import { recipientHook } from "~/newsletter/list/recipient-hook.server";
 import { challenge } from "~/content/site";
 import { describeMode, type MailSettings, mailSettingsOf } from "~/mail/settings.server";
 import { openOutbox, type Outbox } from "~/mail/outbox.server";
@@ -120,6 +121,7 @@ export function startServices(): Services {
     outbox,
     transport,
     composers: { confirm: confirmationComposer(list), update: updateComposer(mail.from, list) },
+    onRecipient: recipientHook(list),
     lanes,
   });
   built.queueConfirmation = (email) => {

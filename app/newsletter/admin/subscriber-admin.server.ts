@@ -59,6 +59,10 @@ export function subscriberTools(services: () => AdminServices) {
     show: (email: string): ConsentRecord | null => ownerOperations(services).show(email),
     /** Confirmed and pending readers, apart. */
     countByState: (): { confirmed: number; pending: number } => ownerOperations(services).countByState(),
+    /** Readers who get no mail again. */
+    countSuppressed: (): number => ownerOperations(services).countSuppressed(),
+    /** Lifts a reader's suppression (a mailbox that was full); whether they were suppressed. */
+    unsuppress: (email: string): Promise<boolean> => services().list().unsuppress(email),
     /** Erases an address from the list and from the mail outbox; whether it was on the list, and outbox rows erased. */
     remove: (email: string): { removed: boolean; mails: number } => ({
       removed: ownerOperations(services).remove(email),
