@@ -40,6 +40,14 @@ describe("a reader the relay refuses with 550", () => {
     expect(second.stderr).toContain("2 of 2 sent");
     // No second refusal: the relay was never asked for reader1 again.
     expect(setup.relay.refusals).toHaveLength(1);
+    const status = await newsletter(setup.env(), ["status"]);
+    expect(status.stdout).toMatch(
+      new RegExp(
+        `^${FIRST}\tsent to 2 of 3, 1 failed, finished [^,]+, 2 handed to the relay, 1 bounced, 0 complained$`,
+        "m",
+      ),
+    );
+    expect(status.stdout).toMatch(new RegExp(`^${SECOND}\t.*, 2 handed to the relay, 0 bounced, 0 complained$`, "m"));
     const secondMails = setup.relay.mails.filter((mail) => mail.parsed.subject === "Second note");
     expect(secondMails.map((mail) => mail.envelopeTo[0]).sort()).toEqual([
       "reader0@example.org",

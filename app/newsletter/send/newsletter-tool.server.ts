@@ -7,7 +7,8 @@ import type { ListSource } from "~/newsletter/send/update-to-send.server";
 export function newsletterCommands(lists: () => ListSource) {
   return {
     send: (name: string, options: Omit<SendOptions, "lists">) => sendUpdate(name, { ...options, lists: lists() }),
-    status: updatesStatus,
+    // With the embedded list, each send's line also counts its readers suppressed since (bounced, complained).
+    status: () => updatesStatus(lists().usesSupabase ? null : lists().list()),
     CommandError,
   };
 }
