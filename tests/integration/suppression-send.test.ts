@@ -34,6 +34,15 @@ describe("a reader the relay refuses with 550", () => {
     const shown = await subscribers(setup.dataDir, ["show", "reader1@example.org"]);
     expect(shown.stdout).toMatch(new RegExp(`^suppressed: bounced at \\d{4}-\\d\\d-\\d\\dT[^ ]+Z: 550 ${words}$`, "m"));
 
+    const count = await subscribers(setup.dataDir, ["count"]);
+    expect(count.stderr).toContain("3 confirmed, 0 pending, 1 suppressed (bounced or complained: no mail)");
+    const listed = await subscribers(setup.dataDir, ["list"]);
+    expect(listed.stdout).toMatch(/^reader1@example\.org\t.*\tsuppressed: bounced \d{4}-/m);
+    expect(listed.stdout).not.toMatch(/^reader0@example\.org\t.*suppressed/m);
+    const exported = await subscribers(setup.dataDir, ["export", "--csv"]);
+    expect(exported.stdout).toMatch(
+      /^reader1@example\.org,.*,bounced,\d{4}-[^,]+,550 5\.1\.1 <reader1@example\.org>: Recipient address rejected: User unknown\r$/m,
+    );
     writeUpdate(setup.updatesDir, SECOND, { title: "Second note", summary: "More" }, "More **news**.");
     const second = await newsletter(setup.env(), ["send", SECOND]);
     expect(second.code, second.stderr).toBe(0);
