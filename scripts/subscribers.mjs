@@ -11,6 +11,9 @@ const USAGE = `Usage: npm run subscribers -- <command>
   list                every address with the date it subscribed, its state and when it confirmed, oldest first
   export --csv        address, date, unsubscribe link, state and confirmation time, as CSV on stdout
   show <address>      everything kept about one reader: sign-up, confirmation, page, the wording agreed to
+  import <file> [--dry-run]  brings readers from a Substack, Buttondown, Mailchimp, Kit or Ghost export, or a file
+                      of one address a line: new, valid addresses come in confirmed; those the file says left or
+                      bounced come in suppressed; --dry-run says what would happen and writes nothing
   unsuppress <address>  lets a suppressed reader (bounced or complained) be mailed again, e.g. a mailbox that was full
   remove <address>    erases an address from the list and its mails from the outbox (any letter case)
   backup <file>       a consistent copy of the list's database, safe while the server runs
@@ -99,6 +102,14 @@ try {
         process.stdout.write("wording agreed to:\n");
         for (const line of record.wording.split("\n")) process.stdout.write(`  ${line}\n`);
       }
+      break;
+    }
+    case "import": {
+      const file = args.find((arg) => arg !== "--dry-run");
+      if (!file || args.length > 2) fail("Usage: npm run subscribers -- import <file> [--dry-run]", 2);
+      open();
+      const result = await subscriberAdmin.import(file, args.includes("--dry-run"), process.stderr);
+      process.exitCode = result.exitCode;
       break;
     }
     case "unsuppress": {

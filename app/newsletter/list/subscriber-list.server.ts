@@ -50,9 +50,9 @@ export type SuppressOutcome = "suppressed" | "already" | "unknown";
 /** A soft bounce is "counted" until the third in a row, which suppresses. */
 export type SoftBounceOutcome = SuppressOutcome | "counted";
 
-/** A reader's suppression as the owner's tools show it. */
+/** A reader's suppression as the owner's tools show it ("unsubscribed": left at another tool, brought in by an import). */
 export interface Suppression {
-  reason: SuppressReason;
+  reason: SuppressReason | "unsubscribed";
   at: string;
   /** The relay's words. */
   detail: string;
@@ -135,11 +135,28 @@ export interface CopyOptions {
   stepPages?: number;
 }
 
+/** One reader an import brings in. */
+export interface ImportedRow {
+  email: string;
+  /** When they signed up at the other tool, else when the import ran (ISO 8601). */
+  createdAt: string;
+  importedAt: string;
+  consentNote: string;
+  suppression: Suppression | null;
+}
+
 /** The owner's operations (npm run subscribers), where the list lives in this server's own file. */
 export interface OwnerOperations {
   count(): number;
   /** Confirmed and pending readers, apart. */
   countByState(): { confirmed: number; pending: number };
+  /** Whether the address is on the list in any state (the import never touches a reader already there). */
+  has(email: string): boolean;
+  /**
+   * Stores a reader brought from another tool, confirmed, with where their consent was given (`consentNote`), and
+   * suppressed when the file said they left or bounced there; false, changing nothing, when the address is there.
+   */
+  addImported(row: ImportedRow): boolean;
   /** Readers who get no mail again (bounced or complained), of either state. */
   countSuppressed(): number;
   /** Every subscriber, oldest first. */

@@ -14,6 +14,7 @@ import { countRows, disconnect, type LiveConnection } from "~/newsletter/list/sq
 import { connectAtStart, FileHealth } from "~/newsletter/list/sqlite/file-health.server";
 import { signUp, StoreUnwritable, unsubscribe } from "~/newsletter/list/sqlite/visitors.server";
 import { confirmByHash, expirePending, issueToken } from "~/newsletter/list/sqlite/double-opt-in.server";
+import { addImported } from "~/newsletter/list/sqlite/imported.server";
 import { delivered, softBounce, suppress, unsuppress } from "~/newsletter/list/sqlite/suppression.server";
 import { confirmedReaders, isConfirmedReader } from "~/newsletter/list/sqlite/readers.server";
 import {
@@ -86,6 +87,9 @@ export function openSqliteList(dataDir: string): SqliteList {
     owner: {
       count: () => countRows(db()),
       countByState: () => countByState(db()),
+      has: (email) =>
+        db().prepare("select 1 from newsletter_subscribers where lower(email) = lower(?)").get(email) !== undefined,
+      addImported: (row) => write((db) => addImported(db, row)),
       countSuppressed: () =>
         Number(
           (
