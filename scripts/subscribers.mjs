@@ -11,6 +11,10 @@ const USAGE = `Usage: npm run subscribers -- <command>
   list                every address with the date it subscribed, its state and when it confirmed, oldest first
   export --csv        address, date, unsubscribe link, state and confirmation time, as CSV on stdout
   show <address>      everything kept about one reader: sign-up, confirmation, page, the wording agreed to
+  import <file> [--dry-run]  brings readers from a Substack, Buttondown, Mailchimp, Kit or Ghost export, or a file
+                      of one address a line: new, valid addresses come in confirmed; those the file says left or
+                      bounced come in suppressed; --dry-run says what would happen and writes nothing
+  unsuppress <address>  lets a suppressed reader (bounced or complained) be mailed again, e.g. a mailbox that was full
   remove <address>    erases an address from the list and its mails from the outbox (any letter case)
   backup <file>       a consistent copy of the list's database, safe while the server runs
   backups             the backups in BACKUP_DIR (default DATA_DIR/backups), newest first, each checked
@@ -42,13 +46,16 @@ try {
       process.stdout.write(`${subscriberAdmin.count()}\n`);
       {
         const { confirmed, pending } = subscriberAdmin.countByState();
-        process.stderr.write(`${confirmed} confirmed, ${pending} pending\n`);
+        const suppressed = subscriberAdmin.countSuppressed();
+        const none = suppressed ? `, ${suppressed} suppressed (bounced or complained: no mail)` : "";
+        process.stderr.write(`${confirmed} confirmed, ${pending} pending${none}\n`);
       }
       break;
     case "list":
       open();
       for (const row of subscriberAdmin.list()) {
-        process.stdout.write(`${row.email}\t${row.createdAt}\t${row.state}\t${row.confirmedAt ?? ""}\n`);
+        const suppressed = row.suppression ? `\tsuppressed: ${row.suppression.reason} ${row.suppression.at}` : "";
+        process.stdout.write(`${row.email}\t${row.createdAt}\t${row.state}\t${row.confirmedAt ?? ""}${suppressed}\n`);
       }
       break;
     case "export":
@@ -83,12 +90,34 @@ try {
         ["last confirmation mail asked for", record.confirmationRequestedAt ?? "none"],
         ["from page", record.page ?? "unknown (signed up before consent was recorded)"],
         ["wording version", record.wordingVersion ?? "unknown"],
+        [
+          "suppressed",
+          record.suppression
+            ? `${record.suppression.reason} at ${record.suppression.at}: ${record.suppression.detail}`
+            : "no",
+        ],
       ];
       for (const [name, value] of lines) process.stdout.write(`${name}: ${value}\n`);
       if (record.wording) {
         process.stdout.write("wording agreed to:\n");
         for (const line of record.wording.split("\n")) process.stdout.write(`  ${line}\n`);
       }
+      break;
+    }
+    case "import": {
+      const file = args.find((arg) => arg !== "--dry-run");
+      if (!file || args.length > 2) fail("Usage: npm run subscribers -- import <file> [--dry-run]", 2);
+      open();
+      const result = await subscriberAdmin.import(file, args.includes("--dry-run"), process.stderr);
+      process.exitCode = result.exitCode;
+      break;
+    }
+    case "unsuppress": {
+      const address = args[0]?.trim();
+      if (!address) fail("Usage: npm run subscribers -- unsuppress <address>", 2);
+      open();
+      if (await subscriberAdmin.unsuppress(address)) process.stderr.write(`${address} will get mail again.\n`);
+      else fail(`${address} is not suppressed (or not on the list).`);
       break;
     }
     case "backup": {

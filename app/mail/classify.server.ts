@@ -10,8 +10,14 @@
  */
 import { oneLine } from "~/utils/log.server";
 
+/**
+ * `recipient`: the relay refused this recipient (5xx to RCPT or DATA), so the address is suppressed;
+ * `relayAnswered`: a 4xx from the relay (not a network failure), which counts towards giving up after 72 hours.
+ */
 export type SmtpVerdict =
-  { kind: "retry"; reason: string } | { kind: "failed"; reason: string } | { kind: "stop"; reason: string };
+  | { kind: "retry"; reason: string; relayAnswered?: boolean }
+  | { kind: "failed"; reason: string; recipient?: boolean }
+  | { kind: "stop"; reason: string };
 
 /** The fields Nodemailer puts on its errors that matter here. */
 interface SmtpErrorFields {
@@ -49,11 +55,11 @@ export function classifySmtpError(error: unknown): SmtpVerdict {
   if (AUTH_CODES.has(code) || (status !== undefined && AUTH_REFUSED.has(status)) || command.startsWith("AUTH")) {
     return { kind: "stop", reason };
   }
-  if (status !== undefined && status >= 400 && status < 500) return { kind: "retry", reason };
+  if (status !== undefined && status >= 400 && status < 500) return { kind: "retry", reason, relayAnswered: true };
   // 503 is "bad sequence of commands": a session problem, and a new connection does better.
   if (status === 503) return { kind: "retry", reason };
   if (status !== undefined && status >= 500) {
-    if (command.startsWith("RCPT") || command === "DATA") return { kind: "failed", reason };
+    if (command.startsWith("RCPT") || command === "DATA") return { kind: "failed", reason, recipient: true };
     // MAIL FROM, the greeting, EHLO, STARTTLS: the relay refuses us, whatever the mail.
     return { kind: "stop", reason };
   }

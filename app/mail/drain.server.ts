@@ -20,6 +20,7 @@ import { classifySmtpError, retryDelayMs } from "~/mail/classify.server";
 import type { MailKind, Outbox, OutboxRow } from "~/mail/outbox.server";
 import { createPacer, type Pacer, pause } from "~/mail/pacer.server";
 import type { MailMessage, MailTransport } from "~/mail/transport.server";
+import { type RecipientHook, recipientVerdict, tellRecipientHook } from "~/mail/recipient.server";
 import { maskEmail } from "~/utils/mask-email.server";
 import { warnThrottled } from "~/utils/log.server";
 
@@ -47,6 +48,8 @@ export interface DrainOptions {
   maxPerHour?: Partial<Record<MailKind, number>>;
   /** Called after each attempt (progress bars, tests). */
   onAttempt?: (row: OutboxRow, outcome: MailOutcome, detail: string) => void;
+  /** Told when a recipient was refused, given up on, or reached (the list suppresses or counts: recipient.server.ts). */
+  onRecipient?: RecipientHook;
   now?: () => number;
 }
 
@@ -140,13 +143,19 @@ async function attempt(
     return record("retry", reason);
   }
   if ("skip" in composed) return record("skipped", composed.skip);
+  let response: string;
   try {
-    return record("sent", await options.transport.send(composed.message));
+    response = await options.transport.send(composed.message);
   } catch (error) {
-    const verdict = classifySmtpError(error);
+    const { verdict, event } = recipientVerdict(classifySmtpError(error), row, now());
     logAttempt(row, verdict.kind, verdict.reason);
-    return record(verdict.kind === "stop" ? "stopped" : verdict.kind, verdict.reason);
+    const result = record(verdict.kind === "stop" ? "stopped" : verdict.kind, verdict.reason);
+    await tellRecipientHook(options.onRecipient, row, event);
+    return result;
   }
+  const result = record("sent", response);
+  await tellRecipientHook(options.onRecipient, row, { kind: "delivered" });
+  return result;
 }
 
 /** Where every outcome lands: the row's new state in the outbox, with the relay's words. */

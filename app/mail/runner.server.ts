@@ -40,7 +40,10 @@ export interface Runner {
   settled(): Promise<void>;
 }
 
-export interface RunnerOptions extends Pick<DrainOptions, "outbox" | "transport" | "composers" | "now" | "onAttempt"> {
+export interface RunnerOptions extends Pick<
+  DrainOptions,
+  "outbox" | "transport" | "composers" | "now" | "onAttempt" | "onRecipient"
+> {
   lanes: Lane[];
   /** The longest wait between passes (default 30 s). */
   idleMs?: number;

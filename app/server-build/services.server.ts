@@ -4,6 +4,8 @@
  * starts them (startServices, from build-entry's onStart); the owner's tools take the list and the settings lazily
  * (services(), opened on first use, closed by the same stop). Everything else is handed what it needs.
  */
+import { recipientHook } from "~/newsletter/list/recipient-hook.server";
+import { provideSuppressionSink } from "~/newsletter/webhooks/sink.server";
 import { challenge } from "~/content/site";
 import { type MailSettings, mailSettingsOf } from "~/mail/settings.server";
 import { openOutbox, type Outbox } from "~/mail/outbox.server";
@@ -89,6 +91,12 @@ export function startServices(): Services {
   const built = services() as ReturnType<typeof buildServices>;
   if (built.stops.length > 0) return built;
   const list = built.list();
+  // The relays' webhooks suppress in the embedded list; Supabase's suppression is not built yet, so there they
+  // keep answering 503 and the relays keep their events.
+  if (list.kind === "sqlite") {
+    provideSuppressionSink(list);
+    built.stops.push(() => provideSuppressionSink(null));
+  }
   if (list.owner && list.kind === "sqlite") {
     const stopBackups = startAutomaticBackups(
       list as Parameters<typeof startAutomaticBackups>[0],
@@ -120,6 +128,7 @@ export function startServices(): Services {
     outbox,
     transport,
     composers: { confirm: confirmationComposer(list), update: updateComposer(mail.from, list) },
+    onRecipient: recipientHook(list),
     lanes,
   });
   built.queueConfirmation = (email) => {

@@ -357,7 +357,9 @@ describe("the owner's subscriber tools, run in the image", () => {
     const csv = tools("export", "--csv");
     expect(csv.code).toBe(0);
     const lines = csv.stdout.split("\r\n").filter(Boolean);
-    expect(lines[0]).toBe("email,subscribed_at,unsubscribe_link,state,confirmed_at");
+    expect(lines[0]).toBe(
+      "email,subscribed_at,unsubscribe_link,state,confirmed_at,suppressed,suppressed_at,suppressed_because",
+    );
     expect(lines).toHaveLength(3);
     const link = lines[1]!.split(",")[2]!;
     expect(link).toMatch(new RegExp(`^${owner.siteUrl}/unsubscribe\\?token=[0-9a-f-]{36}$`));

@@ -21,8 +21,17 @@ describe("classifySmtpError", () => {
 
   it("fails one mail on a 5xx for its recipient or its content, keeping the relay's words", () => {
     const verdict = classifySmtpError(smtp(550, "RCPT TO", "550 5.1.1 <a@b.example>: Recipient address rejected"));
-    expect(verdict).toEqual({ kind: "failed", reason: "550 5.1.1 <a@b.example>: Recipient address rejected" });
-    expect(classifySmtpError(smtp(554, "DATA")).kind).toBe("failed");
+    expect(verdict).toEqual({
+      kind: "failed",
+      reason: "550 5.1.1 <a@b.example>: Recipient address rejected",
+      recipient: true,
+    });
+    expect(classifySmtpError(smtp(554, "DATA"))).toMatchObject({ kind: "failed", recipient: true });
+    // An address Nodemailer cannot use fails the mail, but no relay refused the reader.
+    expect(classifySmtpError(Object.assign(new Error("bad"), { code: "EENVELOPE" }))).toEqual({
+      kind: "failed",
+      reason: "bad",
+    });
   });
 
   it("stops the sending on a refused login or sender", () => {

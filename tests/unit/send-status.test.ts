@@ -28,6 +28,10 @@ describe("status", () => {
       "u\tsent to 100 of 300, 2 skipped (unsubscribed), 1 failed, 197 waiting in the outbox (paused: run send again), " +
         "started 2026-11-24T09:00:00Z",
     );
+    expect(statusLine("u", false, counts, { ...record, paused: false }, false, { bounced: 1, complained: 2 })).toBe(
+      "u\tsent to 297 of 300, 2 skipped (unsubscribed), 1 failed, finished 2026-11-24T10:00:00Z, " +
+        "297 handed to the relay, 1 bounced, 2 complained",
+    );
   });
 });
 

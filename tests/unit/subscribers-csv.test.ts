@@ -41,11 +41,36 @@ describe("the subscribers export", () => {
       unsubscribeToken: `t${i}`,
     }));
     const [header, ...records] = readCsv(subscribersCsv(rows, "https://example.com"));
-    expect(header).toEqual(["email", "subscribed_at", "unsubscribe_link", "state", "confirmed_at"]);
+    expect(header).toEqual([
+      "email",
+      "subscribed_at",
+      "unsubscribe_link",
+      "state",
+      "confirmed_at",
+      "suppressed",
+      "suppressed_at",
+      "suppressed_because",
+    ]);
     const fields = records.map((record) => record[0]!);
     expect(new Set(fields).size).toBe(emails.length);
     expect(fields.map(csvValue)).toEqual(emails);
     for (const field of fields) expect(field).not.toMatch(FORMULA_START);
+  });
+
+  it("names a suppressed reader's reason, time and the relay's words", () => {
+    const suppression = {
+      reason: "bounced" as const,
+      at: "2026-11-27T08:00:00.000Z",
+      detail: "550 5.1.1 unknown, gone",
+    };
+    const csv = subscribersCsv(
+      [{ email: "a@example.com", createdAt: "2026-11-23T08:00:00.000Z", unsubscribeToken: "tok", suppression }],
+      "https://example.com",
+    );
+    expect(csv.split("\r\n")[1]).toBe(
+      "a@example.com,2026-11-23T08:00:00.000Z,https://example.com/unsubscribe?token=tok,confirmed,," +
+        'bounced,2026-11-27T08:00:00.000Z,"550 5.1.1 unknown, gone"',
+    );
   });
 
   it("has a header, then address, date and link per subscriber, with CRLF line ends", () => {
@@ -54,11 +79,11 @@ describe("the subscribers export", () => {
       "https://example.com",
     );
     expect(csv).toBe(
-      "email,subscribed_at,unsubscribe_link,state,confirmed_at\r\n" +
-        "a@example.com,2026-11-23T08:00:00.000Z,https://example.com/unsubscribe?token=tok,confirmed,\r\n",
+      "email,subscribed_at,unsubscribe_link,state,confirmed_at,suppressed,suppressed_at,suppressed_because\r\n" +
+        "a@example.com,2026-11-23T08:00:00.000Z,https://example.com/unsubscribe?token=tok,confirmed,,,,\r\n",
     );
     expect(subscribersCsv([], "https://example.com")).toBe(
-      "email,subscribed_at,unsubscribe_link,state,confirmed_at\r\n",
+      "email,subscribed_at,unsubscribe_link,state,confirmed_at,suppressed,suppressed_at,suppressed_because\r\n",
     );
   });
 });

@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import { owner } from "~/content/site";
 import { openOutbox } from "~/mail/outbox.server";
+import { importTarget } from "~/newsletter/admin/import/list-target.server";
+import { runImport } from "~/newsletter/admin/import/run-import.server";
 import { subscribersCsv } from "~/newsletter/admin/subscribers-csv.server";
 import { listBackups } from "~/newsletter/backups/backup-folder.server";
 import { restoreBackup } from "~/newsletter/backups/restore.server";
@@ -59,6 +61,13 @@ export function subscriberTools(services: () => AdminServices) {
     show: (email: string): ConsentRecord | null => ownerOperations(services).show(email),
     /** Confirmed and pending readers, apart. */
     countByState: (): { confirmed: number; pending: number } => ownerOperations(services).countByState(),
+    /** Readers who get no mail again. */
+    countSuppressed: (): number => ownerOperations(services).countSuppressed(),
+    /** Brings readers from another tool's export into the list (or, with dryRun, says what it would do). */
+    import: (file: string, dryRun: boolean, out: { write(text: string): unknown }) =>
+      runImport({ file, dryRun, list: importTarget(ownerOperations(services)), now: new Date(), out }),
+    /** Lifts a reader's suppression (a mailbox that was full); whether they were suppressed. */
+    unsuppress: (email: string): Promise<boolean> => services().list().unsuppress(email),
     /** Erases an address from the list and from the mail outbox; whether it was on the list, and outbox rows erased. */
     remove: (email: string): { removed: boolean; mails: number } => ({
       removed: ownerOperations(services).remove(email),

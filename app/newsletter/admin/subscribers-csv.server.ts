@@ -3,7 +3,16 @@ import type { SubscriberRow } from "~/newsletter/list/subscriber-list.server";
 /** A row to export: a reader without a state is a confirmed one (from before confirmation). */
 type ExportRow = Omit<SubscriberRow, "state" | "confirmedAt"> & Partial<Pick<SubscriberRow, "state" | "confirmedAt">>;
 
-const CSV_HEADER = ["email", "subscribed_at", "unsubscribe_link", "state", "confirmed_at"] as const;
+const CSV_HEADER = [
+  "email",
+  "subscribed_at",
+  "unsubscribe_link",
+  "state",
+  "confirmed_at",
+  "suppressed",
+  "suppressed_at",
+  "suppressed_because",
+] as const;
 
 /** The one-click unsubscribe link of a subscriber, on the site's own address. */
 export function unsubscribeLink(siteUrl: string, token: string): string {
@@ -36,7 +45,9 @@ export function subscribersCsv(rows: ExportRow[], siteUrl: string): string {
   const lines = [CSV_HEADER.join(",")];
   for (const row of rows) {
     const fields = [row.email, row.createdAt, unsubscribeLink(siteUrl, row.unsubscribeToken), row.state ?? "confirmed"];
-    lines.push([...fields, row.confirmedAt ?? ""].map(csvField).join(","));
+    const { reason = "", at = "", detail = "" } = row.suppression ?? {};
+    const suppression = [reason, at, detail];
+    lines.push([...fields, row.confirmedAt ?? "", ...suppression].map(csvField).join(","));
   }
   return `${lines.join("\r\n")}\r\n`;
 }

@@ -46,6 +46,21 @@ export type ConfirmOutcome = "confirmed" | "already" | "unknown";
 /** What attaching a confirmation token found: the reader pending (issued), gone, or confirmed already. */
 export type IssueOutcome = "issued" | "gone" | "confirmed";
 
+/** Why a reader gets no mail again: a relay refused the address for good, or the reader pressed "spam". */
+export type SuppressReason = "bounced" | "complained";
+/** What suppressing did: suppressed now, suppressed already, or no such reader (nothing stored). */
+export type SuppressOutcome = "suppressed" | "already" | "unknown";
+/** A soft bounce is "counted" until the third in a row, which suppresses. */
+export type SoftBounceOutcome = SuppressOutcome | "counted";
+
+/** A reader's suppression as the owner's tools show it ("unsubscribed": left at another tool, brought in by an import). */
+export interface Suppression {
+  reason: SuppressReason | "unsubscribed";
+  at: string;
+  /** The relay's words. */
+  detail: string;
+}
+
 /** One reader of a send: their address and unsubscribe token (the mail's own link). */
 export interface Reader {
   email: string;
@@ -63,6 +78,8 @@ export interface ConsentRecord {
   wording: string | null;
   confirmationRequestedAt: string | null;
   unsubscribeToken: string;
+  /** Set when the reader gets no mail again, and why. */
+  suppression?: Suppression | null;
 }
 
 /** One subscriber as the owner's tools show it. */
@@ -74,6 +91,8 @@ export interface SubscriberRow {
   state: "pending" | "confirmed";
   /** When they pressed 'Confirm'; null for readers from before confirmation, or with mail off. */
   confirmedAt: string | null;
+  /** Set when the reader gets no mail again, and why. */
+  suppression?: Suppression | null;
 }
 
 /** What a restore into the live list did. */
@@ -119,11 +138,30 @@ export interface CopyOptions {
   stepPages?: number;
 }
 
+/** One reader an import brings in. */
+export interface ImportedRow {
+  email: string;
+  /** When they signed up at the other tool, else when the import ran (ISO 8601). */
+  createdAt: string;
+  importedAt: string;
+  consentNote: string;
+  suppression: Suppression | null;
+}
+
 /** The owner's operations (npm run subscribers), where the list lives in this server's own file. */
 export interface OwnerOperations {
   count(): number;
   /** Confirmed and pending readers, apart. */
   countByState(): { confirmed: number; pending: number };
+  /** Whether the address is on the list in any state (the import never touches a reader already there). */
+  has(email: string): boolean;
+  /**
+   * Stores a reader brought from another tool, confirmed, with where their consent was given (`consentNote`), and
+   * suppressed when the file said they left or bounced there; false, changing nothing, when the address is there.
+   */
+  addImported(row: ImportedRow): boolean;
+  /** Readers who get no mail again (bounced or complained), of either state. */
+  countSuppressed(): number;
   /** Every subscriber, oldest first. */
   rows(): SubscriberRow[];
   /** Everything kept about one address (GDPR art. 15), or null when it is not on the list. */
@@ -164,6 +202,15 @@ export interface SubscriberList {
   readers(): Promise<Reader[]>;
   /** Whether the token is a confirmed reader's now: asked before each mail, so a reader who left gets nothing. */
   isReader(token: string): Promise<boolean>;
+  // Suppression: a suppressed reader gets no mail of any kind (no update, no confirmation) until the owner lifts it.
+  /** Suppresses the reader with this address, with the relay's words and the time of the refusal. Throws on failure. */
+  suppress(email: string, reason: SuppressReason, detail: string, at: Date): Promise<SuppressOutcome>;
+  /** Counts one soft bounce; the third in a row (no delivery between) suppresses as bounced. Throws on failure. */
+  softBounce(email: string, detail: string, at: Date): Promise<SoftBounceOutcome>;
+  /** A mail was handed over for this reader: their soft bounces start again from none. */
+  delivered(email: string): Promise<void>;
+  /** Lifts the suppression; whether the address was suppressed. */
+  unsuppress(email: string): Promise<boolean>;
   /** Whether a sign-up can be stored now (/healthz): never a network call. */
   healthy(): boolean;
   /** The owner's operations; null where the list lives in Supabase (its dashboard is the owner's tool there). */

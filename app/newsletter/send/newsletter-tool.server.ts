@@ -9,7 +9,8 @@ import { env } from "~/utils/env.server";
 export function newsletterCommands(lists: () => ListSource) {
   return {
     send: (name: string, options: Omit<SendOptions, "lists">) => sendUpdate(name, { ...options, lists: lists() }),
-    status: updatesStatus,
+    // With the embedded list, each send's line also counts its readers suppressed since (bounced, complained).
+    status: () => updatesStatus(lists().usesSupabase ? null : lists().list()),
     check: () => runDomainCheck({ env, out: process.stdout }),
     CommandError,
   };

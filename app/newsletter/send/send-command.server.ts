@@ -1,6 +1,7 @@
 // `npm run newsletter -- send <name> [--test <address>] [--dry-run] [--resend-uncertain]` (scripts/newsletter.mjs):
 // queue one mail per reader in the outbox (once per (update, reader), whatever the number of runs), then send them
 // at the relay's pace, reporting as it goes. Every way it ends leaves the outbox exact: a re-run goes on where it was.
+import { recipientHook } from "~/newsletter/list/recipient-hook.server";
 import { type DrainOptions, drainUntil, newOwner } from "~/mail/drain.server";
 import { openOutbox, type Outbox } from "~/mail/outbox.server";
 import { mailSettingsOf } from "~/mail/settings.server";
@@ -175,6 +176,7 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
       owner,
       transport,
       composers: { update: updateComposer(settings.from, list) },
+      onRecipient: recipientHook(list),
       ratePerSecond: settings.ratePerSecond,
       onProgress: () => reporter.update(sendCounts(outbox, name)),
       ...(options.signal ? { signal: options.signal } : {}),

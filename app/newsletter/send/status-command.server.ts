@@ -6,8 +6,15 @@ import type { SendRecord } from "~/mail/send-log.server";
 import { sendCounts } from "~/newsletter/send/send-command.server";
 import { allUpdates } from "~/updates/updates.server";
 import { env } from "~/utils/env.server";
+import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
 
 type Counts = ReturnType<typeof sendCounts>;
+
+/** Of one send's recipients, how many are suppressed now, by reason. */
+export interface Refusals {
+  bounced: number;
+  complained: number;
+}
 
 /** One update's line: its name, then its state in words. Pure, for the tests. */
 export function statusLine(
@@ -16,6 +23,7 @@ export function statusLine(
   counts: Counts | null,
   record: SendRecord | undefined,
   sendingNow: boolean,
+  refusals?: Refusals,
 ): string {
   const when = (at: number) => new Date(at).toISOString().replace(/\.\d+Z$/, "Z");
   let state: string;
@@ -30,12 +38,24 @@ export function statusLine(
     else if (open) parts.push(`${open} waiting in the outbox${record?.paused ? " (paused: run send again)" : ""}`);
     if (record)
       parts.push(record.finishedAt ? `finished ${when(record.finishedAt)}` : `started ${when(record.startedAt)}`);
+    if (refusals)
+      parts.push(`${counts.sent} handed to the relay, ${refusals.bounced} bounced, ${refusals.complained} complained`);
     state = parts.join(", ");
   }
   return `${name}\t${state}`;
 }
 
-export function updatesStatus(): string {
+/** Each send's recipients suppressed now, by reason, from the embedded list's rows. */
+function refusalsOf(outbox: ReturnType<typeof openOutbox>, name: string, reasons: Map<string, string>): Refusals {
+  const refusals: Refusals = { bounced: 0, complained: 0 };
+  for (const row of outbox.rows({ kind: "update", ref: name })) {
+    const reason = reasons.get(row.recipient.toLowerCase());
+    if (reason === "bounced" || reason === "complained") refusals[reason] += 1;
+  }
+  return refusals;
+}
+
+export function updatesStatus(list: Pick<SubscriberList, "owner"> | null = null): string {
   const settings = mailSettingsOf(env);
   const updates = allUpdates();
   if (updates.length === 0) return "No updates yet: write one in the updates folder (docs/newsletter.md).\n";
@@ -43,6 +63,12 @@ export function updatesStatus(): string {
   try {
     const holder = outbox?.sends.liveHolder() ?? null;
     const records = new Map((outbox?.sends.records() ?? []).map((record) => [record.update, record]));
+    const reasons = new Map(
+      (list?.owner?.rows() ?? []).flatMap((row) =>
+        row.suppression ? [[row.email.toLowerCase(), row.suppression.reason] as const] : [],
+      ),
+    );
+    const withList = list?.owner ? reasons : null;
     const lines = updates.map((update) =>
       statusLine(
         update.name,
@@ -50,6 +76,7 @@ export function updatesStatus(): string {
         outbox ? sendCounts(outbox, update.name) : null,
         records.get(update.name),
         holder?.update === update.name,
+        outbox && withList ? refusalsOf(outbox, update.name, withList) : undefined,
       ),
     );
     return `${lines.join("\n")}\n`;

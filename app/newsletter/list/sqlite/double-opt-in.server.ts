@@ -38,12 +38,13 @@ export function signUpPending(db: DatabaseSync, email: string, consent: Consent,
     expirePending(db, now);
     const found = db
       .prepare(
-        "select id, state, coalesce(confirm_requested_at, created_at) as requested from newsletter_subscribers " +
-          "where lower(email) = lower(?)",
+        "select id, state, coalesce(confirm_requested_at, created_at) as requested, suppressed_reason as suppressed " +
+          "from newsletter_subscribers where lower(email) = lower(?)",
       )
-      .get(email) as { id: number; state: string; requested: string } | undefined;
+      .get(email) as { id: number; state: string; requested: string; suppressed: string | null } | undefined;
     if (found) {
-      if (found.state !== "pending" || found.requested > iso(now - RESEND_AFTER_MS)) {
+      // A suppressed reader is told what any duplicate is told, and no mail goes out.
+      if (found.suppressed || found.state !== "pending" || found.requested > iso(now - RESEND_AFTER_MS)) {
         return { outcome: "duplicate", mail: false };
       }
       db.prepare("update newsletter_subscribers set confirm_requested_at = ? where id = ?").run(iso(now), found.id);
@@ -63,9 +64,11 @@ export function signUpPending(db: DatabaseSync, email: string, consent: Consent,
 /** Stores the hash of the token about to be mailed; what became of the reader. */
 export function issueToken(db: DatabaseSync, email: string, tokenHash: string, now: number): IssueOutcome {
   expirePending(db, now);
-  const row = db.prepare("select state from newsletter_subscribers where lower(email) = lower(?)").get(email) as
-    { state: string } | undefined;
-  if (!row) return "gone";
+  const row = db
+    .prepare("select state, suppressed_reason as suppressed from newsletter_subscribers where lower(email) = lower(?)")
+    .get(email) as { state: string; suppressed: string | null } | undefined;
+  // A suppressed reader gets no confirmation mail: for the mail, they are gone.
+  if (!row || row.suppressed) return "gone";
   if (row.state !== "pending") return "confirmed";
   db.prepare(
     "update newsletter_subscribers set confirm_token_hash = ?, confirm_token_at = ? where lower(email) = lower(?)",

@@ -14,7 +14,27 @@ import type {
   ConsentRecord,
   ConsentWording,
   SubscriberRow,
+  Suppression,
+  SuppressReason,
 } from "~/newsletter/list/subscriber-list.server";
+
+const SUPPRESSION_COLUMNS =
+  "suppressed_reason as suppressedReason, suppressed_at as suppressedAt, suppressed_detail as suppressedDetail";
+
+interface SuppressionColumns {
+  suppressedReason: SuppressReason | null;
+  suppressedAt: string | null;
+  suppressedDetail: string | null;
+}
+
+/** Folds the three suppression columns into one `suppression` (null when the reader is not suppressed). */
+function withSuppression<T extends object>(row: T & SuppressionColumns): T & { suppression: Suppression | null } {
+  const { suppressedReason, suppressedAt, suppressedDetail, ...rest } = row;
+  const suppression = suppressedReason
+    ? { reason: suppressedReason, at: suppressedAt ?? "", detail: suppressedDetail ?? "" }
+    : null;
+  return { ...(rest as unknown as T), suppression };
+}
 
 /** Everything kept about one address, or null. */
 export function consentRecord(db: DatabaseSync, email: string): ConsentRecord | null {
@@ -22,11 +42,13 @@ export function consentRecord(db: DatabaseSync, email: string): ConsentRecord | 
     .prepare(
       "select s.email, s.state, s.created_at as signedUpAt, s.confirmed_at as confirmedAt, s.consent_page as page, " +
         "s.consent_version as wordingVersion, w.wording, s.confirm_requested_at as confirmationRequestedAt, " +
-        "s.unsubscribe_token as unsubscribeToken from newsletter_subscribers s " +
+        "s.unsubscribe_token as unsubscribeToken, " +
+        SUPPRESSION_COLUMNS +
+        " from newsletter_subscribers s " +
         "left join newsletter_consent_wordings w on w.version = s.consent_version where lower(s.email) = lower(?)",
     )
-    .get(email);
-  return (row as unknown as ConsentRecord | undefined) ?? null;
+    .get(email) as (ConsentRecord & SuppressionColumns) | undefined;
+  return row ? withSuppression(row) : null;
 }
 
 /** Counts confirmed and pending readers apart. */
@@ -44,11 +66,12 @@ export function listRows(db: DatabaseSync): SubscriberRow[] {
   const rows = db
     .prepare(
       "select email, created_at as createdAt, unsubscribe_token as unsubscribeToken, state, " +
-        "confirmed_at as confirmedAt " +
-        "from newsletter_subscribers order by id",
+        "confirmed_at as confirmedAt, " +
+        SUPPRESSION_COLUMNS +
+        " from newsletter_subscribers order by id",
     )
-    .all();
-  return rows as unknown as SubscriberRow[];
+    .all() as unknown as (SubscriberRow & SuppressionColumns)[];
+  return rows.map(withSuppression);
 }
 
 /**

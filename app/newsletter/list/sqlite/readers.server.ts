@@ -8,10 +8,12 @@ export interface ListedRow {
   email: string;
   unsubscribeToken: string | null;
   state?: string;
+  suppression?: unknown;
 }
 
+/** A reader of a send: confirmed, with a token, and not suppressed. */
 export const isReader = (row: ListedRow): boolean =>
-  Boolean(row.unsubscribeToken) && (row.state === undefined || row.state === "confirmed");
+  Boolean(row.unsubscribeToken) && (row.state === undefined || row.state === "confirmed") && !row.suppression;
 
 /** Every confirmed reader, oldest first. */
 export const confirmedReaders = (db: DatabaseSync): Reader[] =>
@@ -21,5 +23,9 @@ export const confirmedReaders = (db: DatabaseSync): Reader[] =>
 
 /** One indexed lookup per mail (the token is unique): exact, where re-reading 10,000 rows would block the server. */
 export const isConfirmedReader = (db: DatabaseSync, token: string): boolean =>
-  db.prepare("select 1 from newsletter_subscribers where unsubscribe_token = ? and state = 'confirmed'").get(token) !==
-  undefined;
+  db
+    .prepare(
+      "select 1 from newsletter_subscribers where unsubscribe_token = ? and state = 'confirmed' " +
+        "and suppressed_reason is null",
+    )
+    .get(token) !== undefined;

@@ -62,6 +62,12 @@ export const MIGRATIONS: readonly ((db: DatabaseSync) => void)[] = [
         first_used_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
       ) without rowid;
     `),
+  // Suppression (./suppression.server.ts): why and when a reader gets no mail again, and their soft bounces in a row.
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "suppressed_reason", "text"),
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "suppressed_at", "text"),
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "suppressed_detail", "text"),
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "soft_bounces", "integer not null default 0"),
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "last_soft_bounce_at", "text"),
 ];
 
 /** Brings `db` to the current schema (see MIGRATIONS). */

@@ -14,6 +14,8 @@ import { countRows, disconnect, type LiveConnection } from "~/newsletter/list/sq
 import { connectAtStart, FileHealth } from "~/newsletter/list/sqlite/file-health.server";
 import { signUp, StoreUnwritable, unsubscribe } from "~/newsletter/list/sqlite/visitors.server";
 import { confirmByHash, expirePending, issueToken } from "~/newsletter/list/sqlite/double-opt-in.server";
+import { addImported } from "~/newsletter/list/sqlite/imported.server";
+import { delivered, softBounce, suppress, unsuppress } from "~/newsletter/list/sqlite/suppression.server";
 import { confirmedReaders, isConfirmedReader } from "~/newsletter/list/sqlite/readers.server";
 import {
   addBack,
@@ -77,10 +79,27 @@ export function openSqliteList(dataDir: string): SqliteList {
     expirePending: async (now) => void write((db) => expirePending(db, now)),
     readers: async () => confirmedReaders(db()),
     isReader: async (token) => isConfirmedReader(db(), token),
+    suppress: async (email, reason, detail, at) => write((db) => suppress(db, email, reason, detail, at)),
+    softBounce: async (email, detail, at) => write((db) => softBounce(db, email, detail, at)),
+    delivered: async (email) => void write((db) => delivered(db, email)),
+    unsuppress: async (email) => write((db) => unsuppress(db, email)),
     healthy: () => health.healthy(),
     owner: {
       count: () => countRows(db()),
       countByState: () => countByState(db()),
+      has: (email) =>
+        db().prepare("select 1 from newsletter_subscribers where lower(email) = lower(?)").get(email) !== undefined,
+      addImported: (row) => write((db) => addImported(db, row)),
+      countSuppressed: () =>
+        Number(
+          (
+            db()
+              .prepare("select count(*) as n from newsletter_subscribers where suppressed_reason is not null")
+              .get() as {
+              n: number;
+            }
+          ).n,
+        ),
       rows: () => listRows(db()),
       show: (email) => consentRecord(db(), email),
       remove: (email) => Number(live.current.removeByEmail.run(email).changes) > 0,

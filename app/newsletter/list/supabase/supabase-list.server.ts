@@ -42,6 +42,7 @@ export function openSupabaseList(options: SupabaseListOptions): SupabaseList {
     ? readConfirmedReaders(url, serviceRoleKey)
     : refuse("reading the list from Supabase takes the service role key (SUPABASE_SERVICE_ROLE_KEY)");
   const isReader = createMembership(readers);
+  const noSuppression = refuse("suppressing readers is not built for a list in Supabase yet");
   const noConfirmations = refuse("SUPABASE_CONFIRM_SECRET is not set: sign-ups are not confirmed");
   return {
     kind: "supabase",
@@ -64,6 +65,12 @@ export function openSupabaseList(options: SupabaseListOptions): SupabaseList {
     expirePending: async () => {},
     readers,
     isReader,
+    // Suppression in Supabase needs its migration and signed functions (issue 40, not built yet): say so, loudly.
+    suppress: noSuppression,
+    softBounce: noSuppression,
+    // Nothing to reset where nothing is counted.
+    delivered: async () => {},
+    unsuppress: noSuppression,
     // Supabase is never called by a probe (a probe every few seconds must not spend its quota or fail when slow).
     healthy: () => true,
     owner: null,

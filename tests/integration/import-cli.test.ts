@@ -1,0 +1,62 @@
+/**
+ * `npm run subscribers -- import` as the owner runs it (the script on the production build, a real list file): a
+ * Mailchimp and a Substack export bring in exactly their active, valid, new addresses, a reader already on the list
+ * keeps their own record, a dry run writes nothing, a second import adds nothing, and the next update reaches them.
+ */
+import { describe, expect, it } from "vitest";
+import { importFixture } from "../support/import-fixture";
+import { sendSetupPerTest } from "../support/newsletter-send-setup";
+import { addReaders, newsletter } from "../support/newsletter-cli";
+import { subscribers } from "../support/subscribers-cli";
+
+const NAME = "2026-11-20-first-launch";
+const setup = sendSetupPerTest("import-cli-", { name: NAME, front: { title: "First", summary: "Out" }, body: "Hi." });
+
+const listed = async () =>
+  (await subscribers(setup.dataDir, ["list"])).stdout
+    .trim()
+    .split("\n")
+    .map((line) => line.split("\t"));
+
+describe("npm run subscribers -- import", () => {
+  it("brings in the active, valid, new addresses of a Mailchimp and a Substack export; the next update reaches them", async () => {
+    await addReaders(setup.dataDir, ["ivan@example.com"]);
+    const before = await subscribers(setup.dataDir, ["show", "ivan@example.com"]);
+
+    const dry = await subscribers(setup.dataDir, ["import", importFixture("substack.csv"), "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect((await listed()).map(([email]) => email)).toEqual(["ivan@example.com"]);
+
+    for (const file of ["mailchimp-subscribed.csv", "mailchimp-unsubscribed.csv", "substack.csv"]) {
+      const run = await subscribers(setup.dataDir, ["import", importFixture(file)]);
+      expect(run.code, run.stderr).toBe(0);
+    }
+    const rows = await listed();
+    const active = rows.filter((row) => !row[4]).map(([email]) => email);
+    const suppressed = rows.filter((row) => row[4]).map(([email]) => email);
+    // Substack: grace's subscription ended and linus turned mail off; Mailchimp: karen unsubscribed there. Neither
+    // someone@localhost (refused by the sign-up rule) nor Ivan@Example.com (on the list already) comes in.
+    expect(active).toEqual([
+      "ivan@example.com",
+      "joan@example.net",
+      "ada@example.com",
+      "margaret@example.com",
+      "ken@example.com",
+    ]);
+    expect(suppressed).toEqual(["karen@example.com", "grace@example.org", "linus@example.com"]);
+    expect((await subscribers(setup.dataDir, ["show", "ivan@example.com"])).stdout).toBe(before.stdout);
+    const ada = await subscribers(setup.dataDir, ["show", "ada@example.com"]);
+    expect(ada.stdout).toMatch(
+      /^from page: imported \d{4}-\S+ from substack\.csv \(Substack\); signed up there 2021-03-04T10:15:00\.000Z; the file said /m,
+    );
+
+    const again = await subscribers(setup.dataDir, ["import", importFixture("substack.csv")]);
+    expect(again.code).toBe(0);
+    expect(await listed()).toEqual(rows);
+
+    const send = await newsletter(setup.env(), ["send", NAME]);
+    expect(send.code, send.stderr).toBe(0);
+    expect(setup.relay.mails.map((mail) => mail.envelopeTo[0]).sort()).toEqual([...active].sort());
+    // Ten runs of the owner's commands on a loaded machine.
+  }, 150_000);
+});
