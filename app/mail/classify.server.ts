@@ -4,6 +4,8 @@
  * - "retry": the relay said "not now" (any 4xx, among them 421, 450, 451, 454 throttling) or could not be reached
  *   (refused, reset, timed out, DNS): the same mail goes again later, with backoff (see retryDelayMs).
  * - "failed": a 5xx about this mail or its recipient (RCPT TO, DATA): not retried; the relay's words are kept.
+ * - "uncertain": the whole message went to the relay and no answer came (the connection cut after the final dot, or a
+ *   stall there until the timeout): the relay may have it, so it is not sent again unless the owner asks.
  * - "stop": a problem with the whole sending, not this mail: the login was refused (530, 534, 535, 538, EAUTH), the
  *   sender was refused (5xx to MAIL FROM), the relay turned us away at the greeting. Sending pauses; no mail counts
  *   as failed.
@@ -11,7 +13,10 @@
 import { oneLine } from "~/utils/log.server";
 
 export type SmtpVerdict =
-  { kind: "retry"; reason: string } | { kind: "failed"; reason: string } | { kind: "stop"; reason: string };
+  | { kind: "retry"; reason: string }
+  | { kind: "failed"; reason: string }
+  | { kind: "stop"; reason: string }
+  | { kind: "uncertain"; reason: string };
 
 /** The fields Nodemailer puts on its errors that matter here. */
 interface SmtpErrorFields {
@@ -20,6 +25,8 @@ interface SmtpErrorFields {
   response?: unknown;
   command?: unknown;
   message?: unknown;
+  /** Set by the transport when the error came after the whole message was handed over, with no answer to it. */
+  handedOver?: unknown;
 }
 
 const AUTH_REFUSED = new Set([530, 534, 535, 538]);
@@ -45,6 +52,9 @@ export function classifySmtpError(error: unknown): SmtpVerdict {
   const status = typeof fields.responseCode === "number" ? fields.responseCode : undefined;
   const code = typeof fields.code === "string" ? fields.code : "";
   const command = typeof fields.command === "string" ? fields.command.toUpperCase() : "";
+  if (fields.handedOver === true) {
+    return { kind: "uncertain", reason: `no answer after the whole message was handed over: ${reason}` };
+  }
 
   if (AUTH_CODES.has(code) || (status !== undefined && AUTH_REFUSED.has(status)) || command.startsWith("AUTH")) {
     return { kind: "stop", reason };

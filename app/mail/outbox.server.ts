@@ -69,6 +69,8 @@ export interface Outbox {
   recordRetry(id: number, owner: string, error: string, nextAttemptAt: number, now?: number): void;
   recordFailed(id: number, owner: string, error: string, now?: number): void;
   recordSkipped(id: number, owner: string, reason: string, now?: number): void;
+  /** Handed over with no answer: 'uncertain' at once, never retried unless requeued (requeueUncertain). */
+  recordUncertain(id: number, owner: string, reason: string, now?: number): void;
   /** A send-wide stop: the row goes back to the queue, due at `nextAttemptAt`, the attempt not counted. */
   release(id: number, owner: string, error: string, nextAttemptAt: number, now?: number): void;
   /** Rows left 'sending' past their lease (their process died) become 'uncertain'; how many. */
@@ -114,6 +116,7 @@ export function openOutbox(file: string): Outbox {
   const sent = finish("sent");
   const failed = finish("failed");
   const skipped = finish("skipped");
+  const handedOver = finish("uncertain");
   const retry = db.prepare(
     "update mail_outbox set state = 'queued', attempts = attempts + ?, last_error = ?, next_attempt_at = ?," +
       " updated_at = ?, claimed_by = null, lease_until = null where id = ? and state = 'sending' and claimed_by = ?",
@@ -166,6 +169,7 @@ export function openOutbox(file: string): Outbox {
     recordSent: (id, owner, response, now = Date.now()) => void sent.run(response, now, now, id, owner),
     recordFailed: (id, owner, error, now = Date.now()) => void failed.run(error, now, now, id, owner),
     recordSkipped: (id, owner, reason, now = Date.now()) => void skipped.run(reason, now, now, id, owner),
+    recordUncertain: (id, owner, reason, now = Date.now()) => void handedOver.run(reason, now, now, id, owner),
     recordRetry: (id, owner, error, at, now = Date.now()) => void retry.run(1, error, at, now, id, owner),
     release: (id, owner, error, at, now = Date.now()) => void retry.run(0, error, at, now, id, owner),
     markUncertain: (now = Date.now()) => Number(uncertain.run(now, now, null).changes),

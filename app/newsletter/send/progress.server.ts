@@ -73,8 +73,9 @@ export function formatSummary(s: SendSummary): string {
   for (const failure of s.failures) lines.push(`  failed: ${failure.email}: ${failure.reason}`);
   if (s.uncertainReaders.length > 0) {
     lines.push(
-      "Uncertain: a sender stopped while these mails were with the relay; they may have arrived. They are not sent " +
-        "again unless you run the send with --resend-uncertain:",
+      "Uncertain: a sender stopped, or the relay gave no answer after the whole message, while these mails were " +
+        "with the relay; they may have arrived. They are not sent again unless you run the send with " +
+        "--resend-uncertain:",
     );
     for (const email of s.uncertainReaders) lines.push(`  uncertain: ${email}`);
   }
