@@ -35,6 +35,8 @@ export interface DrainOptions {
   composers: Partial<Record<MailKind, Composer>>;
   /** The kinds this pass takes (default: every kind it has a composer for). */
   kinds?: MailKind[];
+  /** Only the rows of this ref (one update's), when given: a sender that no longer holds the send lock. */
+  ref?: string;
   /** Who holds claimed rows (default: host, pid and a random part). */
   owner?: string;
   /** How long a claimed row is ours: longer than one attempt can take (the transport's timeouts bound it). */
@@ -106,7 +108,7 @@ export async function drainDue(options: DrainOptions, signal?: AbortSignal): Pro
       }
       if (room <= 0) continue;
       const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-      rows.push(...outbox.claim({ kinds: [kind], limit: room, owner, leaseMs }, now()));
+      rows.push(...outbox.claim({ kinds: [kind], limit: room, owner, leaseMs, ref: options.ref }, now()));
     }
     return rows;
   };

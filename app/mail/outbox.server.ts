@@ -61,7 +61,7 @@ export interface Outbox {
   enqueueMany(mails: NewMail[], now?: number): number;
   /** Takes up to `limit` due rows of these kinds, oldest due first, for `owner` until now + leaseMs. */
   claim(
-    options: { kinds: readonly MailKind[]; limit: number; owner: string; leaseMs: number },
+    options: { kinds: readonly MailKind[]; limit: number; owner: string; leaseMs: number; ref?: string },
     now?: number,
   ): OutboxRow[];
   /** Delivered; `response` (the relay's answer) is kept in lastError's column as the row's last word. */
@@ -146,7 +146,7 @@ export function openOutbox(file: string): Outbox {
     enqueue: (mail, now = Date.now()) => enqueueOne(mail, now),
     enqueueMany: (mails, now = Date.now()) =>
       transaction(db, () => mails.reduce((added, mail) => added + (enqueueOne(mail, now) === null ? 0 : 1), 0)),
-    claim({ kinds, limit, owner, leaseMs }, now = Date.now()) {
+    claim({ kinds, limit, owner, leaseMs, ref }, now = Date.now()) {
       if (kinds.length === 0 || limit <= 0) return [];
       return transaction(
         db,
@@ -157,9 +157,18 @@ export function openOutbox(file: string): Outbox {
             .prepare(
               "update mail_outbox set state = 'sending', claimed_by = ?, lease_until = ?, updated_at = ? where id in (" +
                 `select id from mail_outbox where state = 'queued' and kind in (${marks}) and next_attempt_at <= ?` +
+                (ref === undefined ? "" : " and ref = ?") +
                 " order by next_attempt_at, id limit ?) returning *",
             )
-            .all(owner, now + leaseMs, now, ...kinds, now, limit) as unknown as RawRow[];
+            .all(
+              owner,
+              now + leaseMs,
+              now,
+              ...kinds,
+              now,
+              ...(ref === undefined ? [] : [ref]),
+              limit,
+            ) as unknown as RawRow[];
           return raws.map(toRow).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
         },
         { synced: true },

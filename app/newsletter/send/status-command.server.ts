@@ -4,10 +4,11 @@ import { openOutbox } from "~/mail/outbox.server";
 import { mailSettingsOf } from "~/mail/settings.server";
 import type { SendRecord } from "~/mail/send-log.server";
 import { sendCounts } from "~/newsletter/send/send-command.server";
+import { formatWait, type RelayWait } from "~/newsletter/send/progress.server";
 import { allUpdates } from "~/updates/updates.server";
 import { env } from "~/utils/env.server";
 
-type Counts = ReturnType<typeof sendCounts>;
+type Counts = Omit<ReturnType<typeof sendCounts>, "wait"> & { wait?: RelayWait | null };
 
 /** One update's line: its name, then its state in words. Pure, for the tests. */
 export function statusLine(
@@ -28,6 +29,8 @@ export function statusLine(
     const open = counts.queued + counts.sending;
     if (sendingNow) parts.unshift("sending");
     else if (open) parts.push(`${open} waiting in the outbox${record?.paused ? " (paused: run send again)" : ""}`);
+    if (counts.wait && !sendingNow) parts.push(formatWait(counts.wait, Date.now()).replace(/, next try in .*$/, ""));
+    if (counts.wait) parts.push(`next try ${when(counts.wait.nextAt)}`);
     if (record)
       parts.push(record.finishedAt ? `finished ${when(record.finishedAt)}` : `started ${when(record.startedAt)}`);
     state = parts.join(", ");
