@@ -25,6 +25,8 @@ interface SmtpErrorFields {
   response?: unknown;
   command?: unknown;
   message?: unknown;
+  originalCode?: unknown;
+  library?: unknown;
   /** Set by the transport when the error came after the whole message was handed over, with no answer to it. */
   handedOver?: unknown;
 }
@@ -46,12 +48,34 @@ export function smtpReason(error: unknown): string {
   return oneLine(text, 500);
 }
 
+/** A TLS handshake that failed (wrong protocol on the port, a certificate refused): no retry mends the settings. */
+function tlsFailed(fields: SmtpErrorFields): boolean {
+  const code = typeof fields.code === "string" ? fields.code : "";
+  const original = typeof fields.originalCode === "string" ? fields.originalCode : "";
+  return (
+    // Nodemailer's ETLS also covers a connection closed during STARTTLS, which may pass: only a failed handshake stops.
+    (code === "ETLS" && typeof fields.message === "string" && fields.message.startsWith("Error initiating TLS")) ||
+    original.startsWith("ERR_SSL_") ||
+    original.startsWith("ERR_TLS_") ||
+    /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(original) ||
+    fields.library === "SSL routines"
+  );
+}
+
 export function classifySmtpError(error: unknown): SmtpVerdict {
   const fields = (typeof error === "object" && error !== null ? error : {}) as SmtpErrorFields;
   const reason = smtpReason(error);
   const status = typeof fields.responseCode === "number" ? fields.responseCode : undefined;
   const code = typeof fields.code === "string" ? fields.code : "";
   const command = typeof fields.command === "string" ? fields.command.toUpperCase() : "";
+  if (tlsFailed(fields)) {
+    return {
+      kind: "stop",
+      reason:
+        `the TLS handshake with the relay failed (${reason}): check SMTP_URL (smtps:// is for a port that speaks ` +
+        "TLS at once, usually 465; smtp:// upgrades with STARTTLS, usually on 587)",
+    };
+  }
   if (fields.handedOver === true) {
     return { kind: "uncertain", reason: `no answer after the whole message was handed over: ${reason}` };
   }
