@@ -41,6 +41,8 @@ export interface SendSummary extends SendCounts {
   failures: FailedReader[];
   /** Readers whose mail was in flight when a sender died: perhaps delivered, never re-sent without the flag. */
   uncertainReaders: string[];
+  /** Readers skipped for another reason than leaving the list (the update gone, made a draft): the real reason. */
+  otherSkips?: FailedReader[];
 }
 
 /** Readers with no answer yet. */
@@ -91,6 +93,7 @@ export function formatSummary(s: SendSummary): string {
       `${s.failed} failed, ${s.uncertain} uncertain.`,
   ];
   for (const failure of s.failures) lines.push(`  failed: ${failure.email}: ${failure.reason}`);
+  for (const skip of s.otherSkips ?? []) lines.push(`  skipped: ${skip.email}: ${skip.reason}`);
   if (s.uncertainReaders.length > 0) {
     lines.push(
       "Uncertain: a sender stopped, or the relay gave no answer after the whole message, while these mails were " +

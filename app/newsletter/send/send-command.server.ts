@@ -14,7 +14,7 @@ import {
 } from "~/newsletter/send/progress.server";
 import { sendTestCopy, previewText } from "~/newsletter/send/send-test.server";
 import { CommandError, type ListSource, listToRead, updateToSend } from "~/newsletter/send/update-to-send.server";
-import { updateComposer, updatePayload } from "~/newsletter/send/update-composer.server";
+import { SKIP_UNSUBSCRIBED, updateComposer, updatePayload } from "~/newsletter/send/update-composer.server";
 import { env } from "~/utils/env.server";
 
 export { CommandError } from "~/newsletter/send/update-to-send.server";
@@ -89,6 +89,9 @@ export function summaryOf(outbox: Outbox, name: string): SendSummary {
       .filter((row) => row.state === "failed")
       .map((row) => ({ email: row.recipient, reason: row.lastError ?? "" })),
     uncertainReaders: rows.filter((row) => row.state === "uncertain").map((row) => row.recipient),
+    otherSkips: rows
+      .filter((row) => row.state === "skipped" && row.lastError !== SKIP_UNSUBSCRIBED)
+      .map((row) => ({ email: row.recipient, reason: row.lastError ?? "" })),
   };
 }
 

@@ -1,6 +1,7 @@
 // `npm run newsletter -- status`: every update and what became of it (not sent, sending, sent to N of M, when).
 import { existsSync } from "node:fs";
-import { openOutbox } from "~/mail/outbox.server";
+import { openOutbox, type Outbox } from "~/mail/outbox.server";
+import { SKIP_UNSUBSCRIBED } from "~/newsletter/send/update-composer.server";
 import { mailSettingsOf } from "~/mail/settings.server";
 import type { SendRecord } from "~/mail/send-log.server";
 import { sendCounts } from "~/newsletter/send/send-command.server";
@@ -17,13 +18,17 @@ export function statusLine(
   counts: Counts | null,
   record: SendRecord | undefined,
   sendingNow: boolean,
+  /** Skip reasons other than leaving the list, with how many rows each (the real reason, not "unsubscribed"). */
+  otherSkips: Map<string, number> = new Map(),
 ): string {
   const when = (at: number) => new Date(at).toISOString().replace(/\.\d+Z$/, "Z");
   let state: string;
   if (!counts || counts.total === 0) state = draft ? "draft, not sent" : "not sent";
   else {
     const parts = [`sent to ${counts.sent} of ${counts.total}`];
-    if (counts.skipped) parts.push(`${counts.skipped} skipped (unsubscribed)`);
+    const unsubscribed = counts.skipped - [...otherSkips.values()].reduce((a, b) => a + b, 0);
+    if (unsubscribed > 0) parts.push(`${unsubscribed} skipped (unsubscribed)`);
+    for (const [reason, n] of otherSkips) parts.push(`${n} skipped (${reason})`);
     if (counts.failed) parts.push(`${counts.failed} failed`);
     if (counts.uncertain) parts.push(`${counts.uncertain} uncertain`);
     const open = counts.queued + counts.sending;
@@ -36,6 +41,15 @@ export function statusLine(
     state = parts.join(", ");
   }
   return `${name}\t${state}`;
+}
+
+function otherSkipsOf(outbox: Outbox, name: string): Map<string, number> {
+  const reasons = new Map<string, number>();
+  for (const row of outbox.rows({ kind: "update", ref: name, state: "skipped" })) {
+    if (row.lastError !== SKIP_UNSUBSCRIBED)
+      reasons.set(row.lastError ?? "", (reasons.get(row.lastError ?? "") ?? 0) + 1);
+  }
+  return reasons;
 }
 
 export function updatesStatus(): string {
@@ -53,6 +67,7 @@ export function updatesStatus(): string {
         outbox ? sendCounts(outbox, update.name) : null,
         records.get(update.name),
         holder?.update === update.name,
+        outbox ? otherSkipsOf(outbox, update.name) : undefined,
       ),
     );
     return `${lines.join("\n")}\n`;
