@@ -21,12 +21,17 @@ beforeEach(async () => {
         const line = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         if (inData) {
-          if (line === ".") ((inData = false), socket.write("250 2.0.0 queued\r\n"));
+          if (line === ".") {
+            inData = false;
+            socket.write("250 2.0.0 queued\r\n");
+          }
           continue;
         }
         commands.push(line);
-        if (/^DATA/i.test(line)) ((inData = true), socket.write("354 go on\r\n"));
-        else if (/^QUIT/i.test(line)) socket.end("221 bye\r\n");
+        if (/^DATA/i.test(line)) {
+          inData = true;
+          socket.write("354 go on\r\n");
+        } else if (/^QUIT/i.test(line)) socket.end("221 bye\r\n");
         else socket.write("250 ok\r\n");
       }
     });
