@@ -4,6 +4,8 @@
  * - "retry": the relay said "not now" (any 4xx, among them 421, 450, 451, 454 throttling) or could not be reached
  *   (refused, reset, timed out, DNS): the same mail goes again later, with backoff (see retryDelayMs).
  * - "failed": a 5xx about this mail or its recipient (RCPT TO, DATA): not retried; the relay's words are kept.
+ * - "uncertain": the whole message went to the relay and no answer came (the connection cut after the final dot, or a
+ *   stall there until the timeout): the relay may have it, so it is not sent again unless the owner asks.
  * - "stop": a problem with the whole sending, not this mail: the login was refused (530, 534, 535, 538, EAUTH), the
  *   sender was refused (5xx to MAIL FROM), the relay turned us away at the greeting. Sending pauses; no mail counts
  *   as failed.
@@ -17,7 +19,8 @@ import { oneLine } from "~/utils/log.server";
 export type SmtpVerdict =
   | { kind: "retry"; reason: string; relayAnswered?: boolean }
   | { kind: "failed"; reason: string; recipient?: boolean }
-  | { kind: "stop"; reason: string };
+  | { kind: "stop"; reason: string }
+  | { kind: "uncertain"; reason: string };
 
 /** The fields Nodemailer puts on its errors that matter here. */
 interface SmtpErrorFields {
@@ -26,6 +29,10 @@ interface SmtpErrorFields {
   response?: unknown;
   command?: unknown;
   message?: unknown;
+  originalCode?: unknown;
+  library?: unknown;
+  /** Set by the transport when the error came after the whole message was handed over, with no answer to it. */
+  handedOver?: unknown;
 }
 
 const AUTH_REFUSED = new Set([530, 534, 535, 538]);
@@ -45,12 +52,37 @@ export function smtpReason(error: unknown): string {
   return oneLine(text, 500);
 }
 
+/** A TLS handshake that failed (wrong protocol on the port, a certificate refused): no retry mends the settings. */
+function tlsFailed(fields: SmtpErrorFields): boolean {
+  const code = typeof fields.code === "string" ? fields.code : "";
+  const original = typeof fields.originalCode === "string" ? fields.originalCode : "";
+  return (
+    // Nodemailer's ETLS also covers a connection closed during STARTTLS, which may pass: only a failed handshake stops.
+    (code === "ETLS" && typeof fields.message === "string" && fields.message.startsWith("Error initiating TLS")) ||
+    original.startsWith("ERR_SSL_") ||
+    original.startsWith("ERR_TLS_") ||
+    /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(original) ||
+    fields.library === "SSL routines"
+  );
+}
+
 export function classifySmtpError(error: unknown): SmtpVerdict {
   const fields = (typeof error === "object" && error !== null ? error : {}) as SmtpErrorFields;
   const reason = smtpReason(error);
   const status = typeof fields.responseCode === "number" ? fields.responseCode : undefined;
   const code = typeof fields.code === "string" ? fields.code : "";
   const command = typeof fields.command === "string" ? fields.command.toUpperCase() : "";
+  if (tlsFailed(fields)) {
+    return {
+      kind: "stop",
+      reason:
+        `the TLS handshake with the relay failed (${reason}): check SMTP_URL (smtps:// is for a port that speaks ` +
+        "TLS at once, usually 465; smtp:// upgrades with STARTTLS, usually on 587)",
+    };
+  }
+  if (fields.handedOver === true) {
+    return { kind: "uncertain", reason: `no answer after the whole message was handed over: ${reason}` };
+  }
 
   if (AUTH_CODES.has(code) || (status !== undefined && AUTH_REFUSED.has(status)) || command.startsWith("AUTH")) {
     return { kind: "stop", reason };

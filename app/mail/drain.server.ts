@@ -28,7 +28,7 @@ export type ComposeResult = { message: MailMessage } | { skip: string };
 export type Composer = (row: OutboxRow) => ComposeResult | Promise<ComposeResult>;
 
 /** What became of one attempt: the outcome the outbox records ("stopped": released, the attempt not counted). */
-export type MailOutcome = "sent" | "retry" | "failed" | "skipped" | "stopped";
+export type MailOutcome = "sent" | "retry" | "failed" | "skipped" | "uncertain" | "stopped";
 
 export interface DrainOptions {
   outbox: Outbox;
@@ -36,6 +36,8 @@ export interface DrainOptions {
   composers: Partial<Record<MailKind, Composer>>;
   /** The kinds this pass takes (default: every kind it has a composer for). */
   kinds?: MailKind[];
+  /** Only the rows of this ref (one update's), when given: a sender that no longer holds the send lock. */
+  ref?: string;
   /** Who holds claimed rows (default: host, pid and a random part). */
   owner?: string;
   /** How long a claimed row is ours: longer than one attempt can take (the transport's timeouts bound it). */
@@ -58,6 +60,8 @@ export interface DrainPass {
   retried: number;
   failed: number;
   skipped: number;
+  /** Handed over with no answer (see classify.server.ts): not sent again unless the owner asks. */
+  uncertain: number;
   /** Set when the relay refused the sending itself (login, sender): the relay's words. */
   stopped: string | null;
   /** Whether an hourly cap held rows back in this pass. */
@@ -69,7 +73,13 @@ const HOUR_MS = 60 * 60_000;
 
 export const newOwner = (prefix = "") => `${prefix}${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 
-const COUNTED = { sent: "sent", retry: "retried", failed: "failed", skipped: "skipped" } as const;
+const COUNTED = {
+  sent: "sent",
+  retry: "retried",
+  failed: "failed",
+  skipped: "skipped",
+  uncertain: "uncertain",
+} as const;
 
 /** Sends every row due now (within the caps), then resolves with what happened. */
 export async function drainDue(options: DrainOptions, signal?: AbortSignal): Promise<DrainPass> {
@@ -78,7 +88,15 @@ export async function drainDue(options: DrainOptions, signal?: AbortSignal): Pro
   const kinds = options.kinds ?? (Object.keys(options.composers) as MailKind[]);
   const batch = Math.max(1, options.concurrency ?? 1);
   const nextStart = options.pacer ?? createPacer(options.ratePerSecond ?? 0, batch, now);
-  const pass: DrainPass = { sent: 0, retried: 0, failed: 0, skipped: 0, stopped: null, capped: false };
+  const pass: DrainPass = {
+    sent: 0,
+    retried: 0,
+    failed: 0,
+    skipped: 0,
+    uncertain: 0,
+    stopped: null,
+    capped: false,
+  };
   const { outbox } = options;
 
   const claim = (): OutboxRow[] => {
@@ -93,7 +111,7 @@ export async function drainDue(options: DrainOptions, signal?: AbortSignal): Pro
       }
       if (room <= 0) continue;
       const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-      rows.push(...outbox.claim({ kinds: [kind], limit: room, owner, leaseMs }, now()));
+      rows.push(...outbox.claim({ kinds: [kind], limit: room, owner, leaseMs, ref: options.ref }, now()));
     }
     return rows;
   };
@@ -174,6 +192,8 @@ function recordOutcome(
       return outbox.recordFailed(row.id, owner, detail, now());
     case "skipped":
       return outbox.recordSkipped(row.id, owner, detail, now());
+    case "uncertain":
+      return outbox.recordUncertain(row.id, owner, detail, now());
     case "retry":
       return outbox.recordRetry(row.id, owner, detail, now() + retryDelayMs(row.attempts + 1), now());
     case "stopped":
@@ -183,7 +203,14 @@ function recordOutcome(
 
 /** One line per failed attempt, identical kinds of trouble rate-limited; the address masked, never a secret. */
 function logAttempt(row: OutboxRow, verdict: string, reason: string) {
-  const what = verdict === "retry" ? "will be retried" : verdict === "failed" ? "failed" : "stopped the sending";
+  const what =
+    verdict === "retry"
+      ? "will be retried"
+      : verdict === "failed"
+        ? "failed"
+        : verdict === "uncertain"
+          ? "may have arrived (uncertain, not sent again)"
+          : "stopped the sending";
   warnThrottled(
     `Mail: the ${row.kind} mail to ${maskEmail(row.recipient)} ${what} (attempt ${row.attempts + 1}): ${reason}`,
     `mail ${row.kind} ${verdict}`,

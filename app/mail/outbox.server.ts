@@ -61,7 +61,7 @@ export interface Outbox {
   enqueueMany(mails: NewMail[], now?: number): number;
   /** Takes up to `limit` due rows of these kinds, oldest due first, for `owner` until now + leaseMs. */
   claim(
-    options: { kinds: readonly MailKind[]; limit: number; owner: string; leaseMs: number },
+    options: { kinds: readonly MailKind[]; limit: number; owner: string; leaseMs: number; ref?: string },
     now?: number,
   ): OutboxRow[];
   /** Delivered; `response` (the relay's answer) is kept in lastError's column as the row's last word. */
@@ -69,6 +69,8 @@ export interface Outbox {
   recordRetry(id: number, owner: string, error: string, nextAttemptAt: number, now?: number): void;
   recordFailed(id: number, owner: string, error: string, now?: number): void;
   recordSkipped(id: number, owner: string, reason: string, now?: number): void;
+  /** Handed over with no answer: 'uncertain' at once, never retried unless requeued (requeueUncertain). */
+  recordUncertain(id: number, owner: string, reason: string, now?: number): void;
   /** A send-wide stop: the row goes back to the queue, due at `nextAttemptAt`, the attempt not counted. */
   release(id: number, owner: string, error: string, nextAttemptAt: number, now?: number): void;
   /** Rows left 'sending' past their lease (their process died) become 'uncertain'; how many. */
@@ -114,6 +116,7 @@ export function openOutbox(file: string): Outbox {
   const sent = finish("sent");
   const failed = finish("failed");
   const skipped = finish("skipped");
+  const handedOver = finish("uncertain");
   const retry = db.prepare(
     "update mail_outbox set state = 'queued', attempts = attempts + ?, last_error = ?, next_attempt_at = ?," +
       " updated_at = ?, claimed_by = null, lease_until = null where id = ? and state = 'sending' and claimed_by = ?",
@@ -143,7 +146,7 @@ export function openOutbox(file: string): Outbox {
     enqueue: (mail, now = Date.now()) => enqueueOne(mail, now),
     enqueueMany: (mails, now = Date.now()) =>
       transaction(db, () => mails.reduce((added, mail) => added + (enqueueOne(mail, now) === null ? 0 : 1), 0)),
-    claim({ kinds, limit, owner, leaseMs }, now = Date.now()) {
+    claim({ kinds, limit, owner, leaseMs, ref }, now = Date.now()) {
       if (kinds.length === 0 || limit <= 0) return [];
       return transaction(
         db,
@@ -154,9 +157,18 @@ export function openOutbox(file: string): Outbox {
             .prepare(
               "update mail_outbox set state = 'sending', claimed_by = ?, lease_until = ?, updated_at = ? where id in (" +
                 `select id from mail_outbox where state = 'queued' and kind in (${marks}) and next_attempt_at <= ?` +
+                (ref === undefined ? "" : " and ref = ?") +
                 " order by next_attempt_at, id limit ?) returning *",
             )
-            .all(owner, now + leaseMs, now, ...kinds, now, limit) as unknown as RawRow[];
+            .all(
+              owner,
+              now + leaseMs,
+              now,
+              ...kinds,
+              now,
+              ...(ref === undefined ? [] : [ref]),
+              limit,
+            ) as unknown as RawRow[];
           return raws.map(toRow).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
         },
         { synced: true },
@@ -166,6 +178,7 @@ export function openOutbox(file: string): Outbox {
     recordSent: (id, owner, response, now = Date.now()) => void sent.run(response, now, now, id, owner),
     recordFailed: (id, owner, error, now = Date.now()) => void failed.run(error, now, now, id, owner),
     recordSkipped: (id, owner, reason, now = Date.now()) => void skipped.run(reason, now, now, id, owner),
+    recordUncertain: (id, owner, reason, now = Date.now()) => void handedOver.run(reason, now, now, id, owner),
     recordRetry: (id, owner, error, at, now = Date.now()) => void retry.run(1, error, at, now, id, owner),
     release: (id, owner, error, at, now = Date.now()) => void retry.run(0, error, at, now, id, owner),
     markUncertain: (now = Date.now()) => Number(uncertain.run(now, now, null).changes),

@@ -50,6 +50,8 @@ export interface SendLog {
    * it (the web server does not take it up).
    */
   release(owner: string, end: { finished: boolean; paused?: boolean }, now?: number): void;
+  /** Notes that the update's send ended after its sender gave the lock back (its retries came through). */
+  markFinished(update: string, now?: number): void;
   /** The lock's holder if that process still runs. */
   liveHolder(): LockHolder | null;
   records(): SendRecord[];
@@ -118,6 +120,9 @@ export function sendLogOn(db: DatabaseSync): SendLog {
         holder.update,
       );
       db.prepare("delete from send_lock where id = 1 and owner = ?").run(owner);
+    },
+    markFinished(update, now = Date.now()) {
+      db.prepare("update update_sends set finished_at = ?, paused = 0 where update_name = ?").run(now, update);
     },
     liveHolder() {
       const holder = holderOf();

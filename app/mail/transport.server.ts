@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import nodemailer from "nodemailer";
 import { dkimKeyOf, nodemailerDkim } from "~/mail/dkim.server";
 import { type HeaderValue, withOneLineFields } from "~/mail/one-line-headers";
@@ -43,6 +44,22 @@ export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_00
 export interface TransportOptions {
   /** Simultaneous relay connections (default 1). */
   maxConnections?: number;
+  /** How long a silent relay is waited for mid-session (default SMTP_TIMEOUTS.socketTimeout; tests shorten it). */
+  socketTimeoutMs?: number;
+}
+
+/** The data field through which one send learns that Nodemailer read its whole message into the DATA stream. */
+const HANDOVER = "portfolioHandover";
+
+/**
+ * Marks an error that came after the whole message went to the relay with no answer to it (the connection cut after
+ * the final dot, or a stall there): the relay may have it, so the attempt is uncertain, never "try again".
+ */
+function markHandedOver(error: unknown, handedOver: boolean): unknown {
+  if (!handedOver || typeof error !== "object" || error === null) return error;
+  // A 4xx/5xx answer to the message is an answer: the relay did not take it.
+  if (typeof (error as { responseCode?: unknown }).responseCode === "number") return error;
+  return Object.assign(error, { handedOver: true });
 }
 
 /** DKIM_* (app/mail/dkim.server.ts): every mail through the transport signed, or none when the owner signs nothing. */
@@ -67,14 +84,27 @@ export function createMailTransport(mode: MailMode, from: string, options: Trans
     maxConnections: options.maxConnections ?? 1,
     // Nodemailer's own rate limiter would queue in memory; the outbox paces instead.
     ...SMTP_TIMEOUTS,
+    socketTimeout: options.socketTimeoutMs ?? SMTP_TIMEOUTS.socketTimeout,
     // Never the credentials or the message in a log: Nodemailer logs nothing unless asked.
     logger: false,
     debug: false,
   });
+  // Nodemailer pipes the message only once the relay said 354 to DATA: its end means the relay was handed all of it.
+  mailer.use("stream", (mail, done) => {
+    const state = (mail.data as Record<string, unknown>)[HANDOVER] as { handedOver: boolean } | undefined;
+    if (state) {
+      mail.message.processFunc((input: Readable) => input.once("end", () => (state.handedOver = true)));
+    }
+    done();
+  });
   return {
     kind: "smtp",
     async send(message) {
-      const info = await mailer.sendMail(outgoing(from, message));
+      const state = { handedOver: false };
+      const data = { ...outgoing(from, message), [HANDOVER]: state } as ReturnType<typeof outgoing>;
+      const info = await mailer.sendMail(data).catch((error: unknown) => {
+        throw markHandedOver(error, state.handedOver);
+      });
       // A relay that accepted the message for no recipient did not take it (Nodemailer resolves then).
       if (info.rejected.length > 0 && info.accepted.length === 0) {
         const first = info.rejectedErrors?.[0];

@@ -8,6 +8,10 @@
  *   refuseAuth(true)       every login is refused with 535
  *   refuseSender(true)     MAIL FROM is refused with 553
  *   down() / up()          stop listening (connections refused) and listen again on the same port
+ *   cutAfterData(a, n)     the next n mails to that address are received whole, then the connection is cut before the
+ *                          answer to the final dot (the relay has the mail, the client never hears so)
+ *   stallAfterData(a, n)   the same, but the answer never comes and the connection stays open (until the client
+ *                          gives up)
  *   stall(afterGreeting)   still accept connections on the port, but never answer (or greet, then never answer)
  *                          until up(); `stalled` records when each such connection opened and closed
  *
@@ -47,6 +51,8 @@ export interface TestSmtpServer {
   down(): Promise<void>;
   /** Stops answering without refusing: the port accepts connections and says nothing (or only its greeting). */
   stall(afterGreeting?: boolean): Promise<void>;
+  cutAfterData(address: string, count?: number): void;
+  stallAfterData(address: string, count?: number): void;
   readonly stalled: StalledConnection[];
   up(): Promise<void>;
   close(): Promise<void>;
@@ -64,6 +70,7 @@ export async function startSmtpServer(options: { port?: number; startTls?: boole
   let authRefused = false;
   let senderRefused = false;
   let waiters: (() => void)[] = [];
+  const afterData = new Map<string, { count: number; how: "cut" | "stall" }>();
 
   const settings: SMTPServerOptions = {
     authOptional: true,
@@ -116,6 +123,18 @@ export async function startSmtpServer(options: { port?: number; startTls?: boole
             });
             for (const wake of waiters) wake();
             waiters = [];
+            const to = session.envelope.rcptTo[0]?.address.toLowerCase() ?? "";
+            const trouble = afterData.get(to);
+            if (trouble && trouble.count > 0) {
+              trouble.count -= 1;
+              // The stall never answers; the cut drops this session's socket before answering.
+              if (trouble.how === "stall") return;
+              for (const connection of server.connections) {
+                const open = connection as unknown as { session: unknown; _socket: Socket };
+                if (open.session === session) open._socket.destroy();
+              }
+              return;
+            }
             callback();
           },
           (error: Error) => callback(error),
@@ -178,6 +197,8 @@ export async function startSmtpServer(options: { port?: number; startTls?: boole
     refuseAuth: (on) => void (authRefused = on),
     refuseSender: (on) => void (senderRefused = on),
     down: shut,
+    cutAfterData: (address, count = 1) => void afterData.set(address.toLowerCase(), { count, how: "cut" }),
+    stallAfterData: (address, count = 1) => void afterData.set(address.toLowerCase(), { count, how: "stall" }),
     stalled,
     async stall(afterGreeting = false) {
       if (listening) await shut();

@@ -112,3 +112,38 @@ describe("mail env", () => {
     expect(env).toMatchObject({ MAIL_FROM: "Alex <news@x.example>", MAIL_MAX_PER_HOUR: 100, MAIL_RATE_PER_SECOND: 2 });
   });
 });
+
+describe("classifySmtpError on a failed TLS handshake (issue 39)", () => {
+  it("stops the sending, saying so, as a refused login does", () => {
+    const wrongPort = Object.assign(new Error("SSL routines:tls_validate_record_header:wrong version number"), {
+      code: "ESOCKET",
+      originalCode: "ERR_SSL_WRONG_VERSION_NUMBER",
+      command: "CONN",
+      library: "SSL routines",
+    });
+    const verdict = classifySmtpError(wrongPort);
+    expect(verdict.kind).toBe("stop");
+    expect(verdict.reason).toMatch(
+      /^the TLS handshake with the relay failed \(.*wrong version number\): check SMTP_URL/,
+    );
+    const starttls = Object.assign(new Error("Error initiating TLS - self-signed certificate"), { code: "ETLS" });
+    expect(classifySmtpError(starttls).kind).toBe("stop");
+    const badCert = Object.assign(new Error("self-signed certificate"), {
+      code: "ESOCKET",
+      originalCode: "DEPTH_ZERO_SELF_SIGNED_CERT",
+    });
+    expect(classifySmtpError(badCert).kind).toBe("stop");
+  });
+
+  it("an error after the whole message was handed over, with no answer, is uncertain", () => {
+    const cut = Object.assign(new Error("Connection closed unexpectedly"), {
+      code: "ECONNECTION",
+      command: "CONN",
+      handedOver: true,
+    });
+    expect(classifySmtpError(cut)).toEqual({
+      kind: "uncertain",
+      reason: "no answer after the whole message was handed over: Connection closed unexpectedly",
+    });
+  });
+});

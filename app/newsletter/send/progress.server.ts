@@ -10,6 +10,24 @@ export interface SendCounts {
   skipped: number;
   failed: number;
   uncertain: number;
+  /** What the send waits for, when it waits on the relay: its last answer (or the connection error) and when next. */
+  wait?: RelayWait | null;
+}
+
+export interface RelayWait {
+  /** The relay's last words, or the connection error, for the reader it concerned. */
+  reason: string;
+  email: string;
+  /** How many readers wait for a retry. */
+  count: number;
+  nextAt: number;
+}
+
+/** `waiting on the relay (2 readers): 452 … (a@b.c), next try in 8 s`: why a send is not done, and until when. */
+export function formatWait(wait: RelayWait, now: number): string {
+  const seconds = Math.max(0, Math.ceil((wait.nextAt - now) / 1000));
+  const who = wait.count === 1 ? "1 reader" : `${wait.count} readers`;
+  return `waiting on the relay (${who}): ${wait.reason} (${wait.email}), next try in ${formatDuration(seconds)}`;
 }
 
 export interface FailedReader {
@@ -23,6 +41,8 @@ export interface SendSummary extends SendCounts {
   failures: FailedReader[];
   /** Readers whose mail was in flight when a sender died: perhaps delivered, never re-sent without the flag. */
   uncertainReaders: string[];
+  /** Readers skipped for another reason than leaving the list (the update gone, made a draft): the real reason. */
+  otherSkips?: FailedReader[];
 }
 
 /** Readers with no answer yet. */
@@ -52,7 +72,8 @@ export function formatBar(c: SendCounts, perSecond: number, width = 24): string 
   const extra = [c.skipped && `${c.skipped} skipped`, c.failed && `${c.failed} failed`].filter(Boolean).join(", ");
   return (
     `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${c.sent} of ${c.total} sent` +
-    `${extra ? ` (${extra})` : ""}  ${rateText(perSecond)}  ${timeLeft(c, perSecond)}`
+    `${extra ? ` (${extra})` : ""}  ${rateText(perSecond)}  ${timeLeft(c, perSecond)}` +
+    (c.wait ? `  ${formatWait(c.wait, Date.now())}` : "")
   );
 }
 
@@ -60,7 +81,8 @@ export function formatBar(c: SendCounts, perSecond: number, width = 24): string 
 export function formatLine(c: SendCounts, perSecond: number): string {
   return (
     `Sending: ${c.sent} of ${c.total} sent, ${c.skipped} skipped, ${c.failed} failed, ` +
-    `${rateText(perSecond).replace("/s", " mails/s")}, ${timeLeft(c, perSecond)}`
+    `${rateText(perSecond).replace("/s", " mails/s")}, ${timeLeft(c, perSecond)}` +
+    (c.wait ? `; ${formatWait(c.wait, Date.now())}` : "")
   );
 }
 
@@ -71,14 +93,19 @@ export function formatSummary(s: SendSummary): string {
       `${s.failed} failed, ${s.uncertain} uncertain.`,
   ];
   for (const failure of s.failures) lines.push(`  failed: ${failure.email}: ${failure.reason}`);
+  for (const skip of s.otherSkips ?? []) lines.push(`  skipped: ${skip.email}: ${skip.reason}`);
   if (s.uncertainReaders.length > 0) {
     lines.push(
-      "Uncertain: a sender stopped while these mails were with the relay; they may have arrived. They are not sent " +
-        "again unless you run the send with --resend-uncertain:",
+      "Uncertain: a sender stopped, or the relay gave no answer after the whole message, while these mails were " +
+        "with the relay; they may have arrived. They are not sent again unless you run the send with " +
+        "--resend-uncertain:",
     );
     for (const email of s.uncertainReaders) lines.push(`  uncertain: ${email}`);
   }
   const left = remaining(s);
+  if (left > 0 && s.wait) {
+    lines.push(`Still ${formatWait(s.wait, Date.now())} (at ${new Date(s.wait.nextAt).toISOString()}).`);
+  }
   if (left > 0) lines.push(`${left} not sent yet: run the same command again to go on.`);
   return `${lines.join("\n")}\n`;
 }

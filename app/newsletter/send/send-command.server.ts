@@ -7,10 +7,15 @@ import { openOutbox, type Outbox } from "~/mail/outbox.server";
 import { mailSettingsOf } from "~/mail/settings.server";
 import { createMailTransport } from "~/mail/transport.server";
 import type { Reader } from "~/newsletter/list/subscriber-list.server";
-import { createProgressReporter, type ProgressOutput, type SendSummary } from "~/newsletter/send/progress.server";
+import {
+  createProgressReporter,
+  type ProgressOutput,
+  type RelayWait,
+  type SendSummary,
+} from "~/newsletter/send/progress.server";
 import { sendTestCopy, previewText } from "~/newsletter/send/send-test.server";
 import { CommandError, type ListSource, listToRead, updateToSend } from "~/newsletter/send/update-to-send.server";
-import { updateComposer, updatePayload } from "~/newsletter/send/update-composer.server";
+import { SKIP_UNSUBSCRIBED, updateComposer, updatePayload } from "~/newsletter/send/update-composer.server";
 import { env } from "~/utils/env.server";
 import { refuseBeforeItsDay, refuseUnlessServed } from "~/newsletter/send/send-checks.server";
 import { siteUrl } from "~/utils/site-url.server";
@@ -43,11 +48,41 @@ export const LEASE_MS = 5 * 60_000;
 export const concurrencyFor = (ratePerSecond: number): number =>
   ratePerSecond === 0 ? 8 : Math.min(8, Math.max(1, Math.ceil(ratePerSecond / 5)));
 
+/**
+ * After its first round (every reader tried once), how soon a retry must be due for the command to stay for it: a
+ * relay back within seconds, a throttle's short wait. Later retries are left to the web server or the next run, so one
+ * reader's full mailbox never keeps the command, or the send lock, for ever.
+ */
+export const RETRY_HOLD_MS = 15_000;
+
+/** Whether some reader of the update has not been tried yet, or a mail of it is in flight (the first round). */
+const firstRoundOpen = (outbox: Outbox, name: string) =>
+  outbox
+    .rows({ kind: "update", ref: name })
+    .some((row) => row.state === "sending" || (row.state === "queued" && row.attempts === 0));
+
+/** When the update's next retry is due, if one waits. */
+const nextRetryOf = (outbox: Outbox, name: string): number | null =>
+  outbox
+    .rows({ kind: "update", ref: name, state: "queued" })
+    .reduce<number | null>((min, row) => (min === null || row.nextAttemptAt < min ? row.nextAttemptAt : min), null);
+
+/** What the update's send waits for: the latest relay answer of a reader waiting for a retry, and the next try. */
+export function relayWait(outbox: Outbox, name: string): RelayWait | null {
+  const waiting = outbox
+    .rows({ kind: "update", ref: name, state: "queued" })
+    .filter((row) => row.attempts > 0 && row.lastError);
+  if (waiting.length === 0) return null;
+  const latest = waiting.reduce((a, b) => (b.updatedAt > a.updatedAt ? b : a));
+  const nextAt = Math.min(...waiting.map((row) => row.nextAttemptAt));
+  return { reason: latest.lastError ?? "", email: latest.recipient, count: waiting.length, nextAt };
+}
+
 /** The update's rows as the progress reporter counts them. */
 export function sendCounts(outbox: Outbox, name: string) {
   const c = outbox.counts({ kind: "update", ref: name });
   const total = c.queued + c.sending + c.sent + c.failed + c.skipped + c.uncertain;
-  return { total, ...c };
+  return { total, ...c, wait: c.queued > 0 ? relayWait(outbox, name) : null };
 }
 
 /** What happened to every reader of the update, from the outbox (the truth, whoever sent the mails). */
@@ -61,6 +96,9 @@ export function summaryOf(outbox: Outbox, name: string): SendSummary {
       .filter((row) => row.state === "failed")
       .map((row) => ({ email: row.recipient, reason: row.lastError ?? "" })),
     uncertainReaders: rows.filter((row) => row.state === "uncertain").map((row) => row.recipient),
+    otherSkips: rows
+      .filter((row) => row.state === "skipped" && row.lastError !== SKIP_UNSUBSCRIBED)
+      .map((row) => ({ email: row.recipient, reason: row.lastError ?? "" })),
   };
 }
 
@@ -86,7 +124,12 @@ function queueReaders(outbox: Outbox, name: string, readers: Reader[], write: (l
 export function runSend(
   outbox: Outbox,
   name: string,
-  options: Omit<DrainOptions, "outbox" | "kinds"> & { onProgress?: () => void; signal?: AbortSignal },
+  options: Omit<DrainOptions, "outbox" | "kinds"> & {
+    onProgress?: () => void;
+    signal?: AbortSignal;
+    /** When the loop may end (default: none of the update's rows queued or in flight). */
+    until?: () => boolean;
+  },
 ) {
   const now = options.now ?? Date.now;
   const ratePerSecond = options.ratePerSecond ?? 0;
@@ -106,10 +149,11 @@ export function runSend(
       onAttempt: () => progress(false),
       onIdle: () => progress(true),
     },
-    () => {
-      const counts = sendCounts(outbox, name);
-      return counts.queued === 0 && counts.sending === 0;
-    },
+    options.until ??
+      (() => {
+        const counts = sendCounts(outbox, name);
+        return counts.queued === 0 && counts.sending === 0;
+      }),
     options.signal,
   );
 }
@@ -172,15 +216,30 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
       write(`${outbox.requeueUncertain({ kind: "update", ref: name })} uncertain mails queued again.\n`);
     }
     const reporter = createProgressReporter(options.output);
-    const result = await runSend(outbox, name, {
-      owner,
-      transport,
-      composers: { update: updateComposer(settings.from, list) },
-      onRecipient: recipientHook(list),
-      ratePerSecond: settings.ratePerSecond,
-      onProgress: () => reporter.update(sendCounts(outbox, name)),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    const drain = (until: () => boolean, ref?: string) =>
+      runSend(outbox, name, {
+        owner,
+        transport,
+        composers: { update: updateComposer(settings.from, list) },
+        onRecipient: recipientHook(list),
+        ratePerSecond: settings.ratePerSecond,
+        onProgress: () => reporter.update(sendCounts(outbox, name)),
+        until,
+        ...(ref === undefined ? {} : { ref }),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    let result = await drain(() => !firstRoundOpen(outbox, name));
+    if (result.kind === "done") {
+      // Every reader tried once: the lock goes back, so the next update's send can start while retries go on.
+      log.release(owner, { finished: false });
+      const settled = () => {
+        const c = sendCounts(outbox, name);
+        const next = nextRetryOf(outbox, name);
+        return c.sending === 0 && (next === null || next > Date.now() + RETRY_HOLD_MS);
+      };
+      if (!settled()) result = await drain(settled, name);
+      if (result.kind === "done" && sendCounts(outbox, name).queued === 0) log.markFinished(name);
+    }
     reporter.done(summaryOf(outbox, name));
     if (result.kind === "stopped") {
       write(`The send stopped: ${result.reason}\nNothing was recorded as sent that was not; fix the cause and `);

@@ -1,14 +1,16 @@
 // `npm run newsletter -- status`: every update and what became of it (not sent, sending, sent to N of M, when).
 import { existsSync } from "node:fs";
-import { openOutbox } from "~/mail/outbox.server";
+import { openOutbox, type Outbox } from "~/mail/outbox.server";
+import { SKIP_UNSUBSCRIBED } from "~/newsletter/send/update-composer.server";
 import { mailSettingsOf } from "~/mail/settings.server";
 import type { SendRecord } from "~/mail/send-log.server";
 import { sendCounts } from "~/newsletter/send/send-command.server";
+import { formatWait, type RelayWait } from "~/newsletter/send/progress.server";
 import { allUpdates } from "~/updates/updates.server";
 import { env } from "~/utils/env.server";
 import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
 
-type Counts = ReturnType<typeof sendCounts>;
+type Counts = Omit<ReturnType<typeof sendCounts>, "wait"> & { wait?: RelayWait | null };
 
 /** Of one send's recipients, how many are suppressed now, by reason. */
 export interface Refusals {
@@ -24,18 +26,24 @@ export function statusLine(
   record: SendRecord | undefined,
   sendingNow: boolean,
   refusals?: Refusals,
+  /** Skip reasons other than leaving the list, with how many rows each (the real reason, not "unsubscribed"). */
+  otherSkips: Map<string, number> = new Map(),
 ): string {
   const when = (at: number) => new Date(at).toISOString().replace(/\.\d+Z$/, "Z");
   let state: string;
   if (!counts || counts.total === 0) state = draft ? "draft, not sent" : "not sent";
   else {
     const parts = [`sent to ${counts.sent} of ${counts.total}`];
-    if (counts.skipped) parts.push(`${counts.skipped} skipped (unsubscribed)`);
+    const unsubscribed = counts.skipped - [...otherSkips.values()].reduce((a, b) => a + b, 0);
+    if (unsubscribed > 0) parts.push(`${unsubscribed} skipped (unsubscribed)`);
+    for (const [reason, n] of otherSkips) parts.push(`${n} skipped (${reason})`);
     if (counts.failed) parts.push(`${counts.failed} failed`);
     if (counts.uncertain) parts.push(`${counts.uncertain} uncertain`);
     const open = counts.queued + counts.sending;
     if (sendingNow) parts.unshift("sending");
     else if (open) parts.push(`${open} waiting in the outbox${record?.paused ? " (paused: run send again)" : ""}`);
+    if (counts.wait && !sendingNow) parts.push(formatWait(counts.wait, Date.now()).replace(/, next try in .*$/, ""));
+    if (counts.wait) parts.push(`next try ${when(counts.wait.nextAt)}`);
     if (record)
       parts.push(record.finishedAt ? `finished ${when(record.finishedAt)}` : `started ${when(record.startedAt)}`);
     if (refusals)
@@ -53,6 +61,15 @@ function refusalsOf(outbox: ReturnType<typeof openOutbox>, name: string, reasons
     if (reason === "bounced" || reason === "complained") refusals[reason] += 1;
   }
   return refusals;
+}
+
+function otherSkipsOf(outbox: Outbox, name: string): Map<string, number> {
+  const reasons = new Map<string, number>();
+  for (const row of outbox.rows({ kind: "update", ref: name, state: "skipped" })) {
+    if (row.lastError !== SKIP_UNSUBSCRIBED)
+      reasons.set(row.lastError ?? "", (reasons.get(row.lastError ?? "") ?? 0) + 1);
+  }
+  return reasons;
 }
 
 export function updatesStatus(list: Pick<SubscriberList, "owner"> | null = null): string {
@@ -77,6 +94,7 @@ export function updatesStatus(list: Pick<SubscriberList, "owner"> | null = null)
         records.get(update.name),
         holder?.update === update.name,
         outbox && withList ? refusalsOf(outbox, update.name, withList) : undefined,
+        outbox ? otherSkipsOf(outbox, update.name) : undefined,
       ),
     );
     return `${lines.join("\n")}\n`;

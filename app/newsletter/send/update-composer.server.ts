@@ -8,7 +8,8 @@ import type { OutboxRow } from "~/mail/outbox.server";
 import { composeUpdateMail, type UpdateMailSite, type UpdateMailSource } from "~/newsletter/send/update-mail.server";
 import { unsubscribeLink } from "~/newsletter/admin/subscribers-csv.server";
 import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
-import { findUpdate, renderUpdateHtml, renderUpdateText, type Update } from "~/updates/updates.server";
+import { readUpdateFiles } from "~/updates/update-files.server";
+import { findUpdate, renderUpdateHtml, renderUpdateText, type Update, updatesFolder } from "~/updates/updates.server";
 import { env } from "~/utils/env.server";
 
 /** The update as a mail's source: rendered once per update by the site's own renderer. */
@@ -49,13 +50,17 @@ export function updateComposer(from: string, list: Pick<SubscriberList, "isReade
   const sourceFor = (name: string): UpdateMailSource | string => {
     const known = sources.get(name);
     if (known) return known;
-    const update = findUpdate(name);
+    // The site reads the folder once per process in production: a server started before the update was added (a git
+    // pull, a docker cp) must look again before it calls the update gone, or it would skip every reader left.
+    const listed = findUpdate(name);
+    const update = listed && !listed.draft ? listed : readUpdateFiles(updatesFolder()).find((one) => one.name === name);
     const source = !update
       ? `the update ${name} is no longer in the updates folder`
       : update.draft
         ? `the update ${name} was made a draft again`
         : mailSource(update);
-    sources.set(name, source);
+    // Only a found update is kept: a missing one is looked for again at the next row.
+    if (typeof source !== "string") sources.set(name, source);
     return source;
   };
   return async (row: OutboxRow) => {

@@ -49,7 +49,12 @@ export function updateLane(outbox: Outbox, settings: MailSettings, checkMs = 15_
         }
         if (aborted) return end(false);
         const counts = sendCounts(outbox, name);
-        if (counts.queued > 0 || counts.sending > 0) return;
+        if (counts.queued > 0 || counts.sending > 0) {
+          // Only retries left, none due: the lock goes back until one is, so one reader's retries never hold it.
+          const due = outbox.nextDue(["update"]);
+          if (counts.sending === 0 && (due === null || due > Date.now())) end(false);
+          return;
+        }
         end(true);
         console.info(`Newsletter: the update ${name} is sent (npm run newsletter -- status).`);
       },
