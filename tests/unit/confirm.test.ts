@@ -86,7 +86,7 @@ describe("double opt-in in the embedded store", () => {
     expect(issueToken(db, "reader@example.com", "hash-1", T0 + 1000)).toBe("issued");
     expect(confirmByHash(db, "hash-wrong", T0 + 2000)).toBe("unknown");
     expect(confirmByHash(db, "hash-1", T0 + 2000)).toBe("confirmed");
-    expect(confirmByHash(db, "hash-1", T0 + 3000)).toBe("unknown");
+    expect(confirmByHash(db, "hash-1", T0 + 3000)).toBe("already");
     expect(consentRecord(db, "reader@example.com")).toMatchObject({
       state: "confirmed",
       confirmedAt: new Date(T0 + 2000).toISOString(),
