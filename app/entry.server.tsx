@@ -72,6 +72,20 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   console.error(error);
 };
 
+/**
+ * React 18's Fizz writer (react-dom/server, VIEW_SIZE 2048) flushes its whole 2048-byte view when a string's next
+ * character does not fit in the bytes left, unwritten zero bytes included: a "€" landing one byte before the view's end
+ * put a U+0000 into the home page (the Nu Html Checker's "Saw U+0000 in stream"). Only such a full view can end in
+ * zero bytes that React never meant to write; the document's own text never holds U+0000.
+ */
+const REACT_VIEW_SIZE = 2048;
+function withoutUnwrittenTail(chunk: Buffer): Buffer {
+  if (chunk.length !== REACT_VIEW_SIZE || chunk[chunk.length - 1] !== 0) return chunk;
+  let end = chunk.length;
+  while (end > 0 && chunk[end - 1] === 0) end--;
+  return chunk.subarray(0, end);
+}
+
 function renderDocument(element: React.ReactElement): Promise<string> {
   return new Promise((resolve, reject) => {
     let failed: unknown;
@@ -81,7 +95,7 @@ function renderDocument(element: React.ReactElement): Promise<string> {
       onAllReady() {
         const chunks: Buffer[] = [];
         const sink = new PassThrough();
-        sink.on("data", (chunk: Buffer) => chunks.push(chunk));
+        sink.on("data", (chunk: Buffer) => chunks.push(withoutUnwrittenTail(chunk)));
         sink.on("end", () => {
           // Without this the pending timer keeps the whole render alive for RENDER_TIMEOUT_MS: under load that was
           // over a gigabyte of memory (bench: RSS after the throughput run).

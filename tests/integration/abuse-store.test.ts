@@ -216,7 +216,16 @@ describe("the owner's tools beside the server: what they say is what the list ho
     const run = await subscribers(dataDir, ["export", "--csv"]);
     expect(run.code).toBe(0);
     const [header, ...records] = readCsv(run.stdout);
-    expect(header).toEqual(["email", "subscribed_at", "unsubscribe_link", "state", "confirmed_at"]);
+    expect(header).toEqual([
+      "email",
+      "subscribed_at",
+      "unsubscribe_link",
+      "state",
+      "confirmed_at",
+      "suppressed",
+      "suppressed_at",
+      "suppressed_because",
+    ]);
     const fields = records.map((record) => record[0]!);
     expect(new Set(fields).size).toBe(stored.length);
     expect(fields.map(csvValue)).toEqual(stored);
