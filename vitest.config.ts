@@ -8,9 +8,10 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     environment: "node",
-    // The integration files spend their time waiting on servers, relays and timers rather than computing: four at a
-    // time on a two-core machine take 97 s instead of 251 s one at a time (vitest's default there).
-    maxWorkers: 4,
+    // The integration files wait on servers, relays and timers, so more than one runs at a time; but each also starts
+    // production servers and the owner's commands, and four at a time on two cores starved the timed ones (a command
+    // start took longer than a send's whole window): two at a time.
+    maxWorkers: 2,
     minWorkers: 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
