@@ -17,7 +17,6 @@ import { StatusPage } from "~/components/status-page";
 import { ToastProvider, ToastRegion } from "~/components/toast";
 import { perfTweaksOn } from "~/perf/switch.server";
 import { ScriptsAfterFirstPaint } from "~/perf/scripts-after-first-paint";
-import { WHOLE_DOCUMENT_FIRST } from "~/perf/whole-document-first";
 import { discoveryLinks } from "~/sharing/discovery-links.server";
 import { documentMetaAt } from "~/sharing/document-meta.server";
 import { isNoAnswer } from "~/newsletter/sign-up/no-answer";
@@ -90,10 +89,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </>
         ) : null}
       </head>
-      {/* From the loader data, so the browser renders the same class when it hydrates; on unless switched off. */}
-      <body
-        className={`min-h-screen bg-page font-sans text-ink antialiased${data?.perfTweaks === false ? "" : ` ${WHOLE_DOCUMENT_FIRST}`}`}
-      >
+      <body className="min-h-screen bg-page font-sans text-ink antialiased">
         <ToastProvider flashed={data?.flash.toast ?? null}>
           {children}
           <ToastRegion />

@@ -21,17 +21,16 @@ const compileHints = (dir: string, value: string) =>
   });
 
 describe("the PERF_TWEAKS switch", () => {
-  it("on (the default): no modulepreload, the bootstrap waits for the paint, the body shows once it is whole", async () => {
+  it("on (the default): no modulepreload, the bootstrap waits for the paint", async () => {
     const server = await harness.start();
     for (const page of ["/", "/?x=1", "/unsubscribe"]) {
       const html = await (await fetch(server.url + page)).text();
       expect(html, page).not.toMatch(/rel="modulepreload"/);
-      expect(html, page).toMatch(/<body class="[^"]* whole-document-first"/);
       expect(html, page).not.toMatch(/^import \* as/m);
     }
   });
 
-  it("off: Remix's preload hints and static imports as Remix writes them, the body shown as it comes", async () => {
+  it("off: Remix's preload hints and static imports as Remix writes them", async () => {
     const server = await harness.start({ PERF_TWEAKS: "off" });
     for (const page of ["/", "/?x=1", "/unsubscribe"]) {
       const html = await (await fetch(server.url + page)).text();
@@ -41,7 +40,6 @@ describe("the PERF_TWEAKS switch", () => {
         page,
       ).toBe(true);
       expect(html, page).toMatch(/^import \* as route0 from "\/build\/root-[^"]+";$/m);
-      expect(html, page).not.toMatch(/whole-document-first/);
       expect(html, page).toContain('id="toast-region"');
     }
   });
