@@ -36,8 +36,6 @@ export interface Runner {
   wake(): void;
   /** Ends every lane; waits for the attempts in flight at most `waitMs` (default 3 s). */
   stop(waitMs?: number): Promise<void>;
-  /** Resolves once no pass is running and nothing queued is due (tests). */
-  settled(): Promise<void>;
 }
 
 export interface RunnerOptions extends Pick<
@@ -54,13 +52,6 @@ export function startRunner(options: RunnerOptions): Runner {
   const idleMs = options.idleMs ?? 30_000;
   const controller = new AbortController();
   const wakers = new Set<() => void>();
-  const idle = new Set<Lane>();
-  let idleWaiters: (() => void)[] = [];
-  const settle = () => {
-    if (idle.size < options.lanes.length) return;
-    for (const resolve of idleWaiters) resolve();
-    idleWaiters = [];
-  };
 
   const runLane = async (lane: Lane) => {
     const owner = newOwner();
@@ -90,8 +81,6 @@ export function startRunner(options: RunnerOptions): Runner {
         wait = retryDelayMs(++stops);
       }
       if (laneWoken || wait <= 0 || controller.signal.aborted) continue;
-      idle.add(lane);
-      settle();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, wait);
         timer.unref();
@@ -103,10 +92,7 @@ export function startRunner(options: RunnerOptions): Runner {
         const wake = () => ((laneWoken = true), done());
         wakers.add(wake);
       });
-      idle.delete(lane);
     }
-    idle.add(lane);
-    settle();
   };
   const done = Promise.all(options.lanes.map(runLane));
 
@@ -123,10 +109,5 @@ export function startRunner(options: RunnerOptions): Runner {
       await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
       clearTimeout(timer);
     },
-    settled: () =>
-      new Promise<void>((resolve) => {
-        idleWaiters.push(resolve);
-        settle();
-      }),
   };
 }

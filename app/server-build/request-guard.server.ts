@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isUnsubscribeToken } from "~/newsletter/list/subscriber-list.server";
+import { isUnsubscribeToken } from "~/newsletter/list/unsubscribe-token";
 import { allValues, firstValue } from "~/utils/http-fields.server";
 import { logField, warnThrottled } from "~/utils/log.server";
 import { MAX_DISCARD_BYTES, MAX_DRAIN_BYTES } from "~/utils/read-form.server";

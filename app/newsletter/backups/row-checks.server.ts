@@ -5,7 +5,7 @@ import { consentVersion } from "~/newsletter/sign-up/consent.server";
 import { EMAIL_MAX_LENGTH } from "~/newsletter/sign-up/messages";
 import { subscribeSchema } from "~/newsletter/sign-up/schema.server";
 import type { BackupRow, ConsentWording } from "~/newsletter/list/subscriber-list.server";
-import { isUnsubscribeToken } from "~/newsletter/list/subscriber-list.server";
+import { isUnsubscribeToken } from "~/newsletter/list/unsubscribe-token";
 
 /** How many of a backup's bad rows the owner is shown (the count says how many there are in all). */
 const SHOWN_PROBLEMS = 5;

@@ -218,11 +218,5 @@ export interface SubscriberList {
   close(): void;
 }
 
-/** An unsubscribe token: a random (version 4) UUID, given to every subscriber when stored. */
-const UNSUBSCRIBE_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-export const isUnsubscribeToken = (value: unknown): value is string =>
-  typeof value === "string" && UNSUBSCRIBE_TOKEN.test(value);
-
 /** A confirm token is never stored, only this digest of it. */
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { oneLine } from "~/mail/layout/mail-text.server";
 import { renderMail } from "~/mail/layout/render-mail.server";
 
 // The update mail, composed for one reader: pure, so every header and both parts are unit tested without a relay.
@@ -44,14 +45,12 @@ export interface UpdateMail {
   replyTo?: string;
 }
 
-// Line breaks of any kind and the other control characters: a title is one line, whatever the file holds, so nothing
-// in it can start a header of its own.
-// eslint-disable-next-line no-control-regex
-const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
-
-/** Text for a header: one line, spaces collapsed, bounded (a subject past ~200 characters is cut by most clients). */
+/**
+ * Text for a header: one line, spaces collapsed (nothing in a title can start a header of its own), bounded (a subject
+ * past ~200 characters is cut by most clients).
+ */
 export function headerText(value: string, max = 200): string {
-  const line = value.replace(NOT_ONE_LINE, " ").replace(/\s+/g, " ").trim();
+  const line = oneLine(value);
   return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
 }
 

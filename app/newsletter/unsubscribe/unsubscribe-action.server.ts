@@ -3,7 +3,7 @@ import { readForm } from "~/utils/read-form.server";
 import { clientAddressOf, logClient } from "~/utils/client-address.server";
 import { warnThrottled } from "~/utils/log.server";
 import { unsubscribeRateLimiter } from "~/newsletter/rate-limit.server";
-import { isUnsubscribeToken } from "~/newsletter/list/subscriber-list.server";
+import { isUnsubscribeToken } from "~/newsletter/list/unsubscribe-token";
 import { services } from "~/server-build/services.server";
 
 /**

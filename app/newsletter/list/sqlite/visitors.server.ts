@@ -3,12 +3,12 @@ import { randomUUID } from "node:crypto";
 import { maskEmail } from "~/utils/mask-email.server";
 import { describeCause } from "~/utils/log.server";
 import {
-  isUnsubscribeToken,
   type SignUp,
   type SignUpRequest,
   type SubscribeOutcome,
   type UnsubscribeOutcome,
 } from "~/newsletter/list/subscriber-list.server";
+import { isUnsubscribeToken } from "~/newsletter/list/unsubscribe-token";
 import { signUpPending } from "~/newsletter/list/sqlite/double-opt-in.server";
 import { type LiveConnection, sqliteOutcome } from "~/newsletter/list/sqlite/connection.server";
 import { transaction } from "~/utils/sqlite-transaction.server";

@@ -3,11 +3,8 @@ import { createServerSupabaseClient } from "~/utils/supabase.server";
 import { maskEmail } from "~/utils/mask-email.server";
 import { describeCause, logField } from "~/utils/log.server";
 import { withinTimeBox } from "~/utils/time-box.server";
-import {
-  isUnsubscribeToken,
-  type SubscribeOutcome,
-  type UnsubscribeOutcome,
-} from "~/newsletter/list/subscriber-list.server";
+import { type SubscribeOutcome, type UnsubscribeOutcome } from "~/newsletter/list/subscriber-list.server";
+import { isUnsubscribeToken } from "~/newsletter/list/unsubscribe-token";
 
 const SUBSCRIBERS_TABLE = "newsletter_subscribers";
 /**
