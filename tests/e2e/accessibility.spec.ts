@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Locator, Page, TestInfo } from "@playwright/test";
+import type { Browser, Locator, Page } from "@playwright/test";
 import { contrastRatio, hex, PixelLab } from "./contrast";
+import { expectNoViolations, pageToAnalyse } from "./axe";
 import { expect, jsEnabled, test, visit } from "./fixtures";
 
 // The app server configured with the stub Supabase (playwright.config.ts, webServer): only its home page shows a latest post.
@@ -8,42 +8,12 @@ const supabaseApp = process.env.E2E_SUPABASE_URL!;
 const stub = process.env.E2E_STUB_URL!;
 
 const SCHEMES = ["light", "dark"] as const;
-type Scheme = (typeof SCHEMES)[number];
-
-// WCAG 2.0, 2.1 and 2.2, levels A and AA.
-const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-
-async function expectNoViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  // The readable summary is the failure message: rule, impact and the offending elements.
-  const summary = violations.map((violation) => ({
-    rule: violation.id,
-    impact: violation.impact,
-    help: violation.help,
-    nodes: violation.nodes.map((node) => node.target.join(" ")),
-  }));
-  expect(summary).toEqual([]);
-}
 
 async function openDialog(page: Page) {
   await page.getByRole("button", { name: "Get Updates" }).click();
   const dialog = page.getByRole("dialog", { name: "Get Updates on My Journey" });
   await expect(dialog).toBeVisible();
   return dialog;
-}
-
-/**
- * The page to analyse. axe is a script and needs JavaScript, so for the js-off project the page is opened in a
- * context where JavaScript runs but our bundles (React, Remix, the routes) are replaced by empty modules: the document
- * stays exactly what a visitor without JavaScript gets (server HTML, native popover and form), and only axe runs in it.
- */
-async function pageToAnalyse(page: Page, browser: Browser, testInfo: TestInfo, scheme: Scheme): Promise<Page> {
-  if (jsEnabled(testInfo.project.name)) return page;
-  const context = await browser.newContext({ ...testInfo.project.use, colorScheme: scheme, javaScriptEnabled: true });
-  await context.route(/\/build\/.+\.js$/, (route) =>
-    route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
-  );
-  return context.newPage();
 }
 
 /**

@@ -8,7 +8,8 @@ import { DatabaseSync } from "node:sqlite";
 import { type ServerProcess, startServer, tempDir } from "../support/server-process.mjs";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { CONFIRM_BY_MAIL_NOTE, SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
-import { expect, test, visit } from "./fixtures";
+import { expectNoViolations, pageToAnalyse, type Scheme } from "./axe";
+import { expect, jsEnabled, test, visit } from "./fixtures";
 
 let relay: TestSmtpServer;
 let server: ServerProcess;
@@ -106,3 +107,57 @@ test("on a phone, the confirm page's button is on the first screen", async ({ pa
   expect(box!.y + box!.height).toBeLessThanOrEqual(568);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
 });
+
+/** A sign-up by a visitor without JavaScript, and the token from the confirmation mail it brings. */
+async function signUpAndReadToken(email: string) {
+  const already = relay.mails.length;
+  await fetch(`${server.url}/?index`, {
+    method: "POST",
+    body: new URLSearchParams({ email, website: "" }),
+    redirect: "manual",
+  });
+  const mails = await relay.waitForMails(already + 1, 10_000);
+  const mail = mails.slice(already).find((candidate) => candidate.envelopeTo.includes(email))!;
+  return /\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(mail.parsed.text ?? "")![1]!;
+}
+
+for (const scheme of ["light", "dark"] as const satisfies readonly Scheme[]) {
+  test.describe(`${scheme} scheme: axe finds nothing`, () => {
+    test.use({ colorScheme: scheme });
+
+    test("on the success toast with its line about the mail", async ({ page, browser }, testInfo) => {
+      const target = await pageToAnalyse(page, browser, testInfo, scheme);
+      try {
+        await target.goto(`${server.url}/`);
+        if (jsEnabled(testInfo.project.name))
+          await expect(target.locator("html")).toHaveAttribute("data-hydrated", "true");
+        await target.getByRole("button", { name: "Get Updates" }).click();
+        const dialog = target.getByRole("dialog", { name: "Get Updates on My Journey" });
+        await dialog
+          .getByLabel("Email address")
+          .fill(`a11y-${scheme}-${testInfo.project.name}-${Date.now()}@example.com`);
+        await dialog.locator("button[type=submit]").click();
+        await expect(target.getByRole("status").filter({ hasText: CONFIRM_BY_MAIL_NOTE })).toBeVisible();
+        await expectNoViolations(target);
+      } finally {
+        if (target !== page) await target.context().close();
+      }
+    });
+
+    test("on the page that says the reader is on the list", async ({ page, browser }, testInfo) => {
+      const token = await signUpAndReadToken(
+        `a11y-confirmed-${scheme}-${testInfo.project.name}-${Date.now()}@example.com`,
+      );
+      const target = await pageToAnalyse(page, browser, testInfo, scheme);
+      try {
+        await target.goto(`${server.url}/confirm?token=${token}`);
+        await expectNoViolations(target);
+        await target.getByRole("button", { name: "Confirm" }).click();
+        await expect(target.getByRole("heading", { level: 1, name: "You're subscribed" })).toBeVisible();
+        await expectNoViolations(target);
+      } finally {
+        if (target !== page) await target.context().close();
+      }
+    });
+  });
+}
