@@ -1,3 +1,5 @@
+import { receiveBody } from "~/utils/bounded-body.server";
+
 /** A form post is a few hundred bytes; anything past this is not a sign-up. */
 export const MAX_FORM_BYTES = 8 * 1024;
 /**
@@ -5,19 +7,6 @@ export const MAX_FORM_BYTES = 8 * 1024;
  * (a toast) instead of a reset connection. Beyond it the connection is cut: only a misbehaving client sends that much.
  */
 export const MAX_DRAIN_BYTES = 2 * 1024 * 1024;
-
-/** Past this, a body is cut off rather than read to its end (the 413 may then be lost; the server is not). */
-export const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
-
-async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number) {
-  let left = budget;
-  while (left > 0) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    left -= value.byteLength;
-  }
-  await reader.cancel().catch(() => {});
-}
 
 export type FormRead =
   | { kind: "form"; form: FormData }
@@ -41,36 +30,16 @@ export async function readForm(request: Request): Promise<FormRead> {
     return { kind: "far-too-large" };
   }
 
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        received += value.byteLength;
-        if (received > MAX_DRAIN_BYTES) {
-          // The rest is read and dropped (up to a bound) before the 413 goes out: a connection closed with unread
-          // data is reset, and a reset makes the client drop our answer unread.
-          await discardRest(reader, MAX_DISCARD_BYTES - received);
-          return { kind: "far-too-large" };
-        }
-        if (received <= MAX_FORM_BYTES) chunks.push(value);
-      }
-    } catch {
-      // The only way reading a request's body fails: the connection went before the body's end ("aborted").
-      return { kind: "cut-off" };
-    }
-  }
-  if (received > MAX_FORM_BYTES) return { kind: "too-large" };
+  const body = await receiveBody(request, MAX_FORM_BYTES, MAX_DRAIN_BYTES);
+  if (body.kind === "over") return { kind: "far-too-large" };
+  if (body.kind === "cut-off") return body;
+  if (body.received > MAX_FORM_BYTES) return { kind: "too-large" };
 
   // The multipart boundary is case-sensitive: only the comparison is lower-cased.
   const contentType = request.headers.get("Content-Type") ?? "";
   if (!FORM_TYPES.some((type) => contentType.toLowerCase().startsWith(type))) return { kind: "not-a-form" };
   try {
-    const body = new Blob(chunks as BlobPart[]);
-    const form = await new Response(body, { headers: { "Content-Type": contentType } }).formData();
+    const form = await new Response(new Uint8Array(body.kept), { headers: { "Content-Type": contentType } }).formData();
     return { kind: "form", form };
   } catch {
     // A multipart body without its boundary, or otherwise malformed.
