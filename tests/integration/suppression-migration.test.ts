@@ -203,11 +203,36 @@ describe("the suppression migrations", () => {
     expect(await softBounce("nobody@example.org", "452", AT)).toBe("unknown");
   });
 
-  it("lift a suppression with the signature, and let the owner lift one in the SQL editor", async () => {
+  it("lift a suppression with the server's signature", async () => {
     expect(await simple("newsletter_unsuppress", "c@example.org")).toBe("lifted");
     expect(await simple("newsletter_unsuppress", "c@example.org")).toBe("not-suppressed");
     expect(await rowOf("c@example.org")).toMatchObject({ suppressed_reason: null, soft_bounces: 0 });
     expect(await readers()).toEqual(["c@example.org", "d@example.org"]);
+  });
+
+  it("answer the owner's query of suppressed readers, and lift one with its commented line", async () => {
+    const file = await readFile(new URL("../../supabase/queries/suppressed-readers.sql", import.meta.url), "utf8");
+    const end = file.indexOf(";\n");
+    const [list, rest] = [file.slice(0, end), file.slice(end + 2)];
+    const listed = await db.query<Record<string, unknown>>(`${list};`);
+    expect(listed.rows).toEqual([
+      expect.objectContaining({ email: "a@example.org", why: "bounced", relay_said: "550 5.1.1 user unknown" }),
+      expect.objectContaining({ email: "b@example.org", why: "complained", since: new Date(AT) }),
+    ]);
+    expect(listed.rows.map((row) => row.email)).not.toContain("d@example.org");
+    await softBounce("d@example.org", "452 full", AT);
+    expect((await db.query<Record<string, unknown>>(`${list};`)).rows).toContainEqual(
+      expect.objectContaining({ email: "d@example.org", why: null, soft_bounces_in_a_row: 1 }),
+    );
+    // The owner removes the dashes and puts the address in.
+    const lift = /^-- (select newsletter_private\.unsuppress\('reader@example\.com'\);)$/m.exec(rest)?.[1];
+    expect(lift).toBeDefined();
+    const lifted = await db.query<{ unsuppress: boolean }>(lift!.replace("reader@example.com", "A@example.org"));
+    expect(lifted.rows[0]!.unsuppress).toBe(true);
+    expect(await rowOf("a@example.org")).toMatchObject({ suppressed_reason: null });
+    expect(await readers()).toContain("a@example.org");
+    expect(await suppress("a@example.org", "bounced", "550 5.1.1 user unknown")).toBe("suppressed");
+    expect(await simple("newsletter_delivered", "d@example.org")).toBe("done");
   });
 
   it("tell a suppressed reader who signs up again what any duplicate is told, and mail them nothing", async () => {
