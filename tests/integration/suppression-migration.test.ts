@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { suppressionSignature } from "~/newsletter/list/supabase/suppression.server";
 import { SUPABASE_BASELINE } from "../support/supabase-baseline";
 
 const migration = (name: string) => new URL(`../../supabase/migrations/${name}`, import.meta.url);
@@ -36,7 +37,7 @@ async function failure(promise: Promise<unknown>): Promise<{ code?: string; mess
   throw new Error("expected the statement to fail");
 }
 
-/** What the server signs: the function's name, then its arguments one a line (the adapter's signedMessage). */
+/** What the server signs: the function's name, then its arguments one a line, then the time (the SQL's message). */
 const sign = (key: string, fields: string[], issuedAt: number) =>
   createHmac("sha256", key)
     .update(`${fields.join("\n")}\n${issuedAt}`)
@@ -169,6 +170,9 @@ describe("the suppression migrations", () => {
   });
 
   it("suppress a reader with the server's signature: out of the send, once, with the relay's words", async () => {
+    // The adapter signs what the database checks.
+    const fields = ["newsletter_suppress", "A@Example.org", "bounced", String(AT), "550 5.1.1\nuser unknown"];
+    expect(suppressionSignature(KEY, fields, AT)).toBe(sign(KEY, fields, AT));
     expect(await suppress("A@Example.org", "bounced", "550 5.1.1 user unknown")).toBe("suppressed");
     expect(await rowOf("a@example.org")).toMatchObject({
       suppressed_reason: "bounced",
