@@ -91,9 +91,9 @@ export function startServices(): Services {
   const built = services() as ReturnType<typeof buildServices>;
   if (built.stops.length > 0) return built;
   const list = built.list();
-  // The relays' webhooks suppress in the embedded list; Supabase's suppression is not built yet, so there they
-  // keep answering 503 and the relays keep their events.
-  if (list.kind === "sqlite") {
+  // The relays' webhooks suppress in the list: the embedded one, or Supabase's through its signed functions, which
+  // take SUPABASE_CONFIRM_SECRET; without it they keep answering 503 and the relays keep their events.
+  if (list.kind === "sqlite" || ("suppresses" in list && list.suppresses === true)) {
     provideSuppressionSink(list);
     built.stops.push(() => provideSuppressionSink(null));
   }

@@ -54,9 +54,18 @@ describe("double opt-in with Supabase", () => {
 
     expect((await fetch(`${server.url}/confirm?token=${token}`)).status).toBe(200);
     expect(stub.confirmations!.stateOf("reader@example.com")).toBe("pending");
-    expect((await post(server.url, token)).status).toBe(200);
+    const confirmed = await post(server.url, token);
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toContain("You&#x27;re subscribed");
     expect(stub.confirmations!.stateOf("reader@example.com")).toBe("confirmed");
-    expect((await post(server.url, token)).status).toBe(410);
+    // A reused link: Supabase kept the used token's hash, and the page says the reader is on the list already.
+    const again = await post(server.url, token);
+    expect(again.status).toBe(200);
+    const page = await again.text();
+    expect(page).toContain("You&#x27;re already on the list");
+    expect(page).not.toContain("sign up again");
+    // A link nobody was mailed is still "expired or used".
+    expect((await post(server.url, "A".repeat(43))).status).toBe(410);
 
     expect(await subscribe(server.url, "reader@example.com")).toMatchObject({ message: "Already subscribed" });
     expect(relay.mails).toHaveLength(1);

@@ -1,6 +1,7 @@
 // The relays' webhook endpoints on the production server, its embedded list wired to them: 404 while unset, 401 for a
 // bad signature, 400 for a body that is none, 413 past 256 KiB, and a signed bounce or complaint suppressing its
-// reader (SES's signature needs its certificate from amazonaws.com, so SES is tested over its network seam instead).
+// reader (SES's signature needs its certificate from amazonaws.com: webhooks-ses-http.test.ts serves that host on
+// loopback).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -17,6 +17,8 @@ export interface ConfirmRows {
   has(lower: string): boolean;
   add(email: string): void;
   remove(lower: string): void;
+  /** Whether the reader is suppressed (stub-supabase-suppression.ts): a duplicate that is never mailed. */
+  suppressed(lower: string): boolean;
 }
 
 export interface ConfirmRecord {
@@ -82,7 +84,7 @@ export function createConfirmRpcs(signingKey: string, rows: ConfirmRows, now: ()
     expire();
     if (rows.has(lower)) {
       const record = records.get(lower);
-      if (record?.state === "pending" && record.requestedAt <= now() - DAY_MS) {
+      if (!rows.suppressed(lower) && record?.state === "pending" && record.requestedAt <= now() - DAY_MS) {
         record.requestedAt = now();
         return "resend";
       }
@@ -110,7 +112,7 @@ export function createConfirmRpcs(signingKey: string, rows: ConfirmRows, now: ()
     if (args.signature !== expected || Math.abs(now() - issuedAt) > SIGNATURE_WINDOW_MS) return "refused";
     expire();
     const lower = address.toLowerCase();
-    if (!rows.has(lower)) return "gone";
+    if (!rows.has(lower) || rows.suppressed(lower)) return "gone";
     const record = records.get(lower);
     if (!record || record.state !== "pending") return "confirmed";
     record.tokenHash = String(args.token_hash);
@@ -118,17 +120,19 @@ export function createConfirmRpcs(signingKey: string, rows: ConfirmRows, now: ()
     return "issued";
   };
 
-  const confirm = (token: string) => {
+  // The hash stays with a confirmed reader, so a reused link answers 'already'; a suppressed reader's opens nothing.
+  const confirm = (token: string): "confirmed" | "already" | "unknown" => {
     const hash = createHash("sha256").update(token).digest("hex");
     for (const [lower, record] of records) {
+      if (!rows.has(lower) || rows.suppressed(lower) || record.tokenHash !== hash) continue;
       const valid = record.tokenAt !== null && record.tokenAt > now() - 7 * DAY_MS;
-      if (rows.has(lower) && record.state === "pending" && record.tokenHash === hash && valid) {
+      if (record.state === "pending" && valid) {
         record.state = "confirmed";
-        record.tokenHash = null;
-        return true;
+        return "confirmed";
       }
+      if (record.state === "confirmed") return "already";
     }
-    return false;
+    return "unknown";
   };
 
   return {
@@ -162,6 +166,10 @@ export function createConfirmRpcs(signingKey: string, rows: ConfirmRows, now: ()
         return args ? { status: 200, body: issue(args) } : notFound(name);
       }
       if (name === "newsletter_confirm") {
+        const args = argsOf(body, ["token"]);
+        return args ? { status: 200, body: confirm(String(args.token)) === "confirmed" } : notFound(name);
+      }
+      if (name === "newsletter_confirm_reader") {
         const args = argsOf(body, ["token"]);
         return args ? { status: 200, body: confirm(String(args.token)) } : notFound(name);
       }

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { isRecord } from "./stub-supabase-behaviours.ts";
 import type { ConfirmRpcs } from "./stub-supabase-confirm.ts";
+import type { SuppressionRpcs } from "./stub-supabase-suppression.ts";
 import {
   checkRow,
   GATEWAY_HTML,
@@ -42,6 +43,8 @@ export interface StubData {
   readonly confirmations: ConfirmRpcs | null;
   /** The key that may read the table (the update command's), when given. */
   readonly serviceRoleKey: string | undefined;
+  /** The suppression functions and what they recorded. */
+  readonly suppression: SuppressionRpcs;
 }
 
 /** How a handler answers: now or after a delay, or never (until reset or close). */
@@ -57,6 +60,7 @@ type Service = (data: StubData, io: StubIo, response: ServerResponse, request: R
 export function storeEmail(data: StubData, email: string): void {
   data.stored.set(email.toLowerCase(), email);
   data.tokens.set(email.toLowerCase(), randomUUID());
+  data.suppression.forget(email);
 }
 
 /** A reply for the scripted "non-json" behaviour: a status, a body and a content type that is not JSON. */
@@ -123,23 +127,26 @@ function handleInsert(data: StubData, io: StubIo, response: ServerResponse, requ
 }
 
 /**
- * A read of the table with the service role key, as PostgREST answers it: `select` columns, a `state=eq.<state>`
- * filter, rows in id order, `offset` and `limit` (supabase-js's range()).
+ * A read of the table with the service role key, as PostgREST answers it: `select` columns, a `state=eq.<state>` and
+ * a `suppressed_reason=is.null` filter, rows in id order, `offset` and `limit` (supabase-js's range()).
  */
 function readRows(data: StubData, query: string): Record<string, unknown>[] {
   const params = new URLSearchParams(query);
   const wanted = params.get("state")?.replace(/^eq\./, "");
+  const unsuppressed = params.get("suppressed_reason") === "is.null";
   const columns = (params.get("select") ?? "email,unsubscribe_token,state").split(",");
   const rows = [...data.stored].map(([lower, email], index) => ({
     id: index + 1,
     email,
     unsubscribe_token: data.tokens.get(lower) ?? null,
     state: data.confirmations?.stateOf(email) ?? "confirmed",
+    suppressed_reason: data.suppression.recordOf(email)?.reason ?? null,
+    soft_bounces: data.suppression.recordOf(email)?.softBounces ?? 0,
   }));
   const offset = Number(params.get("offset") ?? 0);
   const limit = Number(params.get("limit") ?? rows.length);
   return rows
-    .filter((row) => !wanted || row.state === wanted)
+    .filter((row) => (!wanted || row.state === wanted) && (!unsuppressed || row.suppressed_reason === null))
     .slice(offset, offset + limit)
     .map((row) => Object.fromEntries(columns.map((column) => [column, row[column as keyof typeof row]])));
 }
@@ -168,7 +175,11 @@ export const handleRest: Service = (data, io, response, request, resource) => {
  * apply here too: both are PostgREST.
  */
 export const handleRpc: Service = (data, io, response, request, name) => {
-  if (rejectKey(data, io, response, request)) return;
+  // The gateway lets the service role key through too; the suppression functions trust it without a signature.
+  const serviceRole = data.serviceRoleKey !== undefined && request.headers.apikey === data.serviceRoleKey;
+  if (!serviceRole && rejectKey(data, io, response, request)) return;
+  const suppressionReply = request.method === "POST" ? data.suppression.handle(name, request.body, serviceRole) : null;
+  if (suppressionReply) return io.send(response, json(suppressionReply.status, suppressionReply.body));
   const confirmReply = request.method === "POST" ? data.confirmations?.handle(name, request.body) : null;
   if (confirmReply) return io.send(response, json(confirmReply.status, confirmReply.body));
   if (name !== UNSUBSCRIBE_FUNCTION || request.method !== "POST") {

@@ -2,6 +2,7 @@
 // Run by plain node too (stub-supabase-main.ts): erasable TypeScript only, type-only imports marked `type`.
 
 import type { ConfirmRows, ConfirmRpcs } from "./stub-supabase-confirm.ts";
+import type { SuppressionRpcs } from "./stub-supabase-suppression.ts";
 export const TABLE = "newsletter_subscribers";
 export const FUNCTION_NAME = "get-latest-tweet";
 /** The database function of the unsubscribe migration, called as PostgREST's POST /rest/v1/rpc/<name>. */
@@ -89,6 +90,8 @@ export interface StubSupabase {
   reset(): void;
   /** The double opt-in functions' state, when started with `confirmations`. */
   readonly confirmations: ConfirmRpcs | null;
+  /** The suppression functions' state (always answered, as the migration is applied). */
+  readonly suppression: SuppressionRpcs;
   state(): StubState;
   close(): Promise<void>;
 }
@@ -105,6 +108,8 @@ export interface StubOptions {
   /** The service role key: with it, and only with it, the table can be read (the update command, never the server). */
   serviceRoleKey?: string;
   anonKey?: string;
+  /** The confirm_signing_key the "database" holds: suppression calls signed with it are accepted. */
+  signingKey?: string;
 }
 
 function base64url(value: string): string {

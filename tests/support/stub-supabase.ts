@@ -28,6 +28,7 @@ import {
   storeEmail,
 } from "./stub-supabase-handlers.ts";
 import { CORS_HEADERS, headerRecord, json, parseJson, readBody, type Reply } from "./stub-supabase-replies.ts";
+import { createSuppressionRpcs } from "./stub-supabase-suppression.ts";
 import {
   FAKE_ANON_KEY,
   type RecordedRequest,
@@ -40,7 +41,7 @@ export * from "./stub-supabase-types.ts";
 export { parseFunctionBehaviour, parseInsertBehaviour } from "./stub-supabase-behaviours.ts";
 
 /** A stub that has seen nothing, holds no address and answers as the real services do. */
-const emptyData = (): Omit<StubData, "anonKey" | "confirmations" | "serviceRoleKey"> => ({
+const emptyData = (): Omit<StubData, "anonKey" | "confirmations" | "serviceRoleKey" | "suppression"> => ({
   requests: [],
   inserts: [],
   insertCalls: 0,
@@ -66,7 +67,9 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
           data.stored.delete(lower);
           data.tokens.delete(lower);
         },
+        suppressed: (lower) => data.suppression.isSuppressed(lower),
       }) ?? null,
+    suppression: createSuppressionRpcs(options.signingKey, (lower) => data.stored.has(lower)),
     ...emptyData(),
   };
   const hung = new Set<ServerResponse>();
@@ -117,6 +120,7 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
   function reset(): void {
     Object.assign(data, emptyData());
     data.confirmations?.reset();
+    data.suppression.reset();
     dropPending();
   }
 
@@ -237,6 +241,7 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     reset,
     state,
     confirmations: data.confirmations,
+    suppression: data.suppression,
     close() {
       dropPending();
       return new Promise<void>((resolve, reject) => {

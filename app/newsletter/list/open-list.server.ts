@@ -43,5 +43,6 @@ export const SUPABASE_OWNER_HINT = [
   "Export it from the Supabase dashboard: Table Editor → newsletter_subscribers → Export → CSV, or in the SQL",
   "editor: select email, created_at, state, confirmed_at, unsubscribe_token from newsletter_subscribers order by id;",
   "One reader's whole record (what 'show' prints): supabase/queries/reader-record.sql in the SQL editor.",
+  "Who gets no mail again and why, and lifting one ('unsuppress'): supabase/queries/suppressed-readers.sql.",
   "Remove an address there too. This tool never asks for the service key.",
 ].join("\n");

@@ -5,10 +5,9 @@
  * cannot attach a token of its own, so it cannot confirm anyone.
  */
 import { createHmac } from "node:crypto";
-import type { Consent, IssueOutcome, SignUp } from "~/newsletter/list/subscriber-list.server";
-import { describeCause } from "~/utils/log.server";
+import type { ConfirmOutcome, Consent, IssueOutcome, SignUp } from "~/newsletter/list/subscriber-list.server";
+import { rpcCaller } from "~/newsletter/list/supabase/rpc.server";
 import { createServerSupabaseClient } from "~/utils/supabase.server";
-import { withinTimeBox } from "~/utils/time-box.server";
 
 export interface SupabaseConfirmOptions {
   url: string;
@@ -25,24 +24,13 @@ export const issueSignature = (secret: string, email: string, tokenHash: string,
 export interface SupabaseConfirmations {
   signUp(email: string, consent: Consent): Promise<SignUp>;
   issueToken(email: string, tokenHash: string, now: number): Promise<IssueOutcome>;
-  confirm(token: string): Promise<"confirmed" | "unknown">;
+  confirm(token: string): Promise<ConfirmOutcome>;
 }
 
 export function supabaseConfirmations({ url, anonKey, secret, timeoutMs = 5_000 }: SupabaseConfirmOptions) {
   const client = createServerSupabaseClient(url, anonKey);
 
-  async function call(name: string, args: Record<string, unknown>): Promise<unknown> {
-    const request = client.rpc(name, args).abortSignal(AbortSignal.timeout(timeoutMs));
-    const { data, error, status } = await withinTimeBox(request, timeoutMs + 250, () => {
-      throw new Error(`no answer within ${timeoutMs} ms`);
-    });
-    if (error || status < 200 || status >= 300) {
-      const code = error?.code ? ` ${String(error.code)}` : "";
-      const message = error?.message ? `: ${describeCause(error.message)}` : "";
-      throw new Error(`Supabase ${name} failed (HTTP ${status}${code})${message}`);
-    }
-    return data;
-  }
+  const call = rpcCaller(client, timeoutMs);
 
   return {
     async signUp(email, consent) {
@@ -74,7 +62,11 @@ export function supabaseConfirmations({ url, anonKey, secret, timeoutMs = 5_000 
       throw new Error(`Supabase newsletter_issue_confirm_token answered ${JSON.stringify(answer)}`);
     },
     async confirm(token) {
-      return (await call("newsletter_confirm", { token })) === true ? "confirmed" : "unknown";
+      // The used token's hash stays with a confirmed reader (supabase/migrations/20261127000100_…), so a reused link
+      // is told apart from a wrong one.
+      const answer = await call("newsletter_confirm_reader", { token });
+      if (answer === "confirmed" || answer === "already" || answer === "unknown") return answer;
+      throw new Error(`Supabase newsletter_confirm_reader answered ${JSON.stringify(answer)}`);
     },
   } satisfies SupabaseConfirmations;
 }

@@ -10,23 +10,38 @@ const MAX_PAGES = 1000;
 /** How stale the readers' tokens may be for the check before each mail. */
 export const READERS_FRESH_FOR_MS = 5_000;
 
-export function readConfirmedReaders(url: string, serviceRoleKey: string): () => Promise<Reader[]> {
+/**
+ * The confirmed readers who are not suppressed, oldest first. `noteBouncing` is told, after each whole read, which of
+ * them (lower-cased) have soft bounces counted: only theirs need a reset when a mail reaches them.
+ */
+export function readConfirmedReaders(
+  url: string,
+  serviceRoleKey: string,
+  noteBouncing: (emails: Set<string>) => void = () => {},
+): () => Promise<Reader[]> {
   const client = createServerSupabaseClient(url, serviceRoleKey);
   return async () => {
     const readers: Reader[] = [];
+    const bouncing = new Set<string>();
     for (let page = 0; page < MAX_PAGES; page++) {
       const { data, error } = await client
         .from("newsletter_subscribers")
-        .select("email, unsubscribe_token")
-        // Pending readers (double opt-in, supabase/migrations) are not readers yet.
+        .select("email, unsubscribe_token, soft_bounces")
+        // Pending readers (double opt-in, supabase/migrations) are not readers yet; suppressed ones never again.
         .eq("state", "confirmed")
+        .is("suppressed_reason", null)
         .order("id")
         .range(page * PAGE, page * PAGE + PAGE - 1);
       if (error) throw new Error(`Supabase did not give the list: ${error.message}`);
-      const rows = (data ?? []) as { email: string; unsubscribe_token: string | null }[];
-      for (const row of rows)
+      const rows = (data ?? []) as { email: string; unsubscribe_token: string | null; soft_bounces?: number }[];
+      for (const row of rows) {
         if (row.unsubscribe_token) readers.push({ email: row.email, token: row.unsubscribe_token });
-      if (rows.length < PAGE) return readers;
+        if (row.soft_bounces) bouncing.add(row.email.toLowerCase());
+      }
+      if (rows.length < PAGE) {
+        noteBouncing(bouncing);
+        return readers;
+      }
     }
     throw new Error(`Supabase gave more than ${PAGE * MAX_PAGES} rows: stopped reading.`);
   };

@@ -6,6 +6,7 @@ import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
 import { anonWrites } from "~/newsletter/list/supabase/anon-writes.server";
 import { supabaseConfirmations } from "~/newsletter/list/supabase/double-opt-in.server";
 import { createMembership, readConfirmedReaders } from "~/newsletter/list/supabase/readers.server";
+import { supabaseSuppression } from "~/newsletter/list/supabase/suppression.server";
 import { maskEmail } from "~/utils/mask-email.server";
 import { describeCause } from "~/utils/log.server";
 
@@ -26,6 +27,8 @@ export interface SupabaseList extends SubscriberList {
   readonly kind: "supabase";
   /** Whether sign-ups can be stored pending (the database checks the server's signature). */
   readonly confirms: boolean;
+  /** Whether readers can be suppressed: the server signs with SUPABASE_CONFIRM_SECRET, the command has the service key. */
+  readonly suppresses: boolean;
 }
 
 const refuse = (what: string) => async (): Promise<never> => {
@@ -38,15 +41,27 @@ export function openSupabaseList(options: SupabaseListOptions): SupabaseList {
   const confirmations = confirmSecret
     ? supabaseConfirmations({ url, anonKey, secret: confirmSecret, ...(timeoutMs ? { timeoutMs } : {}) })
     : null;
+  // Readers with soft bounces counted, as of the last read: a delivery resets only theirs (no call per mail).
+  let bouncing: Set<string> | null = null;
   const readers = serviceRoleKey
-    ? readConfirmedReaders(url, serviceRoleKey)
+    ? readConfirmedReaders(url, serviceRoleKey, (found) => (bouncing = found))
     : refuse("reading the list from Supabase takes the service role key (SUPABASE_SERVICE_ROLE_KEY)");
   const isReader = createMembership(readers);
-  const noSuppression = refuse("suppressing readers is not built for a list in Supabase yet");
+  const suppression = supabaseSuppression({
+    url,
+    anonKey,
+    secret: confirmSecret,
+    serviceRoleKey,
+    ...(timeoutMs ? { timeoutMs } : {}),
+  });
+  const noSuppression = refuse(
+    "suppressing readers in Supabase takes SUPABASE_CONFIRM_SECRET (the server) or SUPABASE_SERVICE_ROLE_KEY",
+  );
   const noConfirmations = refuse("SUPABASE_CONFIRM_SECRET is not set: sign-ups are not confirmed");
   return {
     kind: "supabase",
     confirms: confirmations !== null,
+    suppresses: suppression !== null,
     async signUp(email, request = { state: "confirmed" }) {
       if (request.state === "confirmed") return { outcome: await writes.subscribe(email), mail: false };
       try {
@@ -65,12 +80,17 @@ export function openSupabaseList(options: SupabaseListOptions): SupabaseList {
     expirePending: async () => {},
     readers,
     isReader,
-    // Suppression in Supabase needs its migration and signed functions (issue 40, not built yet): say so, loudly.
-    suppress: noSuppression,
-    softBounce: noSuppression,
-    // Nothing to reset where nothing is counted.
-    delivered: async () => {},
-    unsuppress: noSuppression,
+    // Suppression goes through the database's signed functions (./suppression.server.ts).
+    suppress: suppression ? suppression.suppress : noSuppression,
+    softBounce: suppression ? suppression.softBounce : noSuppression,
+    // Without a way in nothing is counted, so there is nothing to reset.
+    async delivered(email) {
+      const lower = email.toLowerCase();
+      if (!suppression || (bouncing && !bouncing.has(lower))) return;
+      await suppression.delivered(email);
+      bouncing?.delete(lower);
+    },
+    unsuppress: suppression ? suppression.unsuppress : noSuppression,
     // Supabase is never called by a probe (a probe every few seconds must not spend its quota or fail when slow).
     healthy: () => true,
     owner: null,
