@@ -12,6 +12,7 @@ import {
   signUpPending,
 } from "~/newsletter/list/sqlite/double-opt-in.server";
 import { consentRecord, countByState } from "~/newsletter/list/sqlite/owner-rows.server";
+import { suppress } from "~/newsletter/list/sqlite/suppression.server";
 import { CONSENT_WORDING, consentPageOf, consentVersion, dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { openSqliteList, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 
@@ -113,6 +114,17 @@ describe("double opt-in in the embedded store", () => {
     expect(signUpPending(db, "later@example.com", consent, T0 + 8 * DAY_MS)).toEqual({
       outcome: "subscribed",
       mail: true,
+    });
+  });
+
+  it("keeps a pending reader whose confirmation bounced past the week: a new sign-up mails them nothing", () => {
+    signUpPending(db, "bounced@example.com", consent, T0);
+    issueToken(db, "bounced@example.com", "hash-bounced", T0);
+    expect(suppress(db, "bounced@example.com", "bounced", "550 5.1.1 no such user", new Date(T0))).toBe("suppressed");
+    expect(expirePending(db, T0 + 30 * DAY_MS)).toEqual([]);
+    expect(signUpPending(db, "bounced@example.com", consent, T0 + 31 * DAY_MS)).toEqual({
+      outcome: "duplicate",
+      mail: false,
     });
   });
 

@@ -18,11 +18,12 @@ export const RESEND_AFTER_MS = DAY_MS;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Removes pending readers whose time ran out; their addresses. */
+/** Removes pending readers whose time ran out (never a suppressed one); their addresses. */
 export function expirePending(db: DatabaseSync, now: number): string[] {
   const rows = db
     .prepare(
-      "delete from newsletter_subscribers where state = 'pending' and " +
+      // A suppressed reader stays (their address was refused): removed, they could sign up and be mailed again.
+      "delete from newsletter_subscribers where state = 'pending' and suppressed_reason is null and " +
         "coalesce(confirm_requested_at, created_at) <= ? returning email",
     )
     .all(iso(now - PENDING_FOR_MS)) as { email: string }[];
