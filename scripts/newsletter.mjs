@@ -81,7 +81,7 @@ try {
     }
     case "status":
       if (rest.length > 0) fail("Usage: npm run newsletter -- status", 2);
-      process.stdout.write(newsletterTool.status());
+      process.stdout.write(await newsletterTool.status());
       break;
     case "check":
       if (rest.length > 0) fail("Usage: npm run newsletter -- check", 2);

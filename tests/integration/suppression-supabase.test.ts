@@ -140,5 +140,16 @@ describe("suppression with the list in Supabase", () => {
     expect(second.stderr).toContain("1 of 1 sent");
     expect(recipients("Second")).toEqual(["reader@example.com"]);
     expect(relay.refusals).toHaveLength(1);
+
+    // The owner's status counts the refused reader against the send they were refused in, read from Supabase.
+    const status = await newsletter(commandEnv(), ["status"]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(new RegExp(`^${FIRST}\\t.*1 handed to the relay, 1 bounced, 0 complained`, "m"));
+    expect(status.stdout).toMatch(new RegExp(`^${SECOND}\\t.*1 handed to the relay, 0 bounced, 0 complained`, "m"));
+    // Without the service role key the list cannot be read: the lines stay, and say why the counts are missing.
+    const { SUPABASE_SERVICE_ROLE_KEY: _key, ...withoutKey } = commandEnv();
+    const unread = await newsletter(withoutKey, ["status"]);
+    expect(unread.code, unread.stderr).toBe(0);
+    expect(unread.stdout).toContain("(Bounced and complained not counted: The list lives in Supabase");
   });
 });

@@ -128,12 +128,12 @@ function handleInsert(data: StubData, io: StubIo, response: ServerResponse, requ
 
 /**
  * A read of the table with the service role key, as PostgREST answers it: `select` columns, a `state=eq.<state>` and
- * a `suppressed_reason=is.null` filter, rows in id order, `offset` and `limit` (supabase-js's range()).
+ * a `suppressed_reason=is.null` or `=not.is.null` filter, rows in id order, `offset` and `limit` (supabase-js's range()).
  */
 function readRows(data: StubData, query: string): Record<string, unknown>[] {
   const params = new URLSearchParams(query);
   const wanted = params.get("state")?.replace(/^eq\./, "");
-  const unsuppressed = params.get("suppressed_reason") === "is.null";
+  const suppressedFilter = params.get("suppressed_reason");
   const columns = (params.get("select") ?? "email,unsubscribe_token,state").split(",");
   const rows = [...data.stored].map(([lower, email], index) => ({
     id: index + 1,
@@ -146,7 +146,9 @@ function readRows(data: StubData, query: string): Record<string, unknown>[] {
   const offset = Number(params.get("offset") ?? 0);
   const limit = Number(params.get("limit") ?? rows.length);
   return rows
-    .filter((row) => (!wanted || row.state === wanted) && (!unsuppressed || row.suppressed_reason === null))
+    .filter((row) => !wanted || row.state === wanted)
+    .filter((row) => suppressedFilter !== "is.null" || row.suppressed_reason === null)
+    .filter((row) => suppressedFilter !== "not.is.null" || row.suppressed_reason !== null)
     .slice(offset, offset + limit)
     .map((row) => Object.fromEntries(columns.map((column) => [column, row[column as keyof typeof row]])));
 }

@@ -8,7 +8,7 @@ import { sendCounts } from "~/newsletter/send/send-command.server";
 import { formatWait, type RelayWait } from "~/newsletter/send/progress.server";
 import { allUpdates } from "~/updates/updates.server";
 import { env } from "~/utils/env.server";
-import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
+import type { SuppressReason } from "~/newsletter/list/subscriber-list.server";
 
 type Counts = Omit<ReturnType<typeof sendCounts>, "wait"> & { wait?: RelayWait | null };
 
@@ -53,8 +53,8 @@ export function statusLine(
   return `${name}\t${state}`;
 }
 
-/** Each send's recipients suppressed now, by reason, from the embedded list's rows. */
-function refusalsOf(outbox: ReturnType<typeof openOutbox>, name: string, reasons: Map<string, string>): Refusals {
+/** Each send's recipients suppressed now, by reason. */
+function refusalsOf(outbox: Outbox, name: string, reasons: ReadonlyMap<string, SuppressReason>): Refusals {
   const refusals: Refusals = { bounced: 0, complained: 0 };
   for (const row of outbox.rows({ kind: "update", ref: name })) {
     const reason = reasons.get(row.recipient.toLowerCase());
@@ -72,7 +72,11 @@ function otherSkipsOf(outbox: Outbox, name: string): Map<string, number> {
   return reasons;
 }
 
-export function updatesStatus(list: Pick<SubscriberList, "owner"> | null = null): string {
+/**
+ * Every update's line. `suppressed` (the list's suppressed addresses) adds each send's bounced and complained; null
+ * when the list could not be read, which `unread` says why.
+ */
+export function updatesStatus(suppressed: ReadonlyMap<string, SuppressReason> | null = null, unread?: string): string {
   const settings = mailSettingsOf(env);
   const updates = allUpdates();
   if (updates.length === 0) return "No updates yet: write one in the updates folder (docs/newsletter.md).\n";
@@ -80,12 +84,6 @@ export function updatesStatus(list: Pick<SubscriberList, "owner"> | null = null)
   try {
     const holder = outbox?.sends.liveHolder() ?? null;
     const records = new Map((outbox?.sends.records() ?? []).map((record) => [record.update, record]));
-    const reasons = new Map(
-      (list?.owner?.rows() ?? []).flatMap((row) =>
-        row.suppression ? [[row.email.toLowerCase(), row.suppression.reason] as const] : [],
-      ),
-    );
-    const withList = list?.owner ? reasons : null;
     const lines = updates.map((update) =>
       statusLine(
         update.name,
@@ -93,10 +91,11 @@ export function updatesStatus(list: Pick<SubscriberList, "owner"> | null = null)
         outbox ? sendCounts(outbox, update.name) : null,
         records.get(update.name),
         holder?.update === update.name,
-        outbox && withList ? refusalsOf(outbox, update.name, withList) : undefined,
+        outbox && suppressed ? refusalsOf(outbox, update.name, suppressed) : undefined,
         outbox ? otherSkipsOf(outbox, update.name) : undefined,
       ),
     );
+    if (unread && outbox) lines.push(`(Bounced and complained not counted: ${unread})`);
     return `${lines.join("\n")}\n`;
   } finally {
     outbox?.close();

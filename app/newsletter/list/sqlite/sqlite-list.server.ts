@@ -15,7 +15,13 @@ import { connectAtStart, FileHealth } from "~/newsletter/list/sqlite/file-health
 import { signUp, StoreUnwritable, unsubscribe } from "~/newsletter/list/sqlite/visitors.server";
 import { confirmByHash, expirePending, issueToken } from "~/newsletter/list/sqlite/double-opt-in.server";
 import { addImported } from "~/newsletter/list/sqlite/imported.server";
-import { delivered, softBounce, suppress, unsuppress } from "~/newsletter/list/sqlite/suppression.server";
+import {
+  delivered,
+  softBounce,
+  suppress,
+  suppressedAddresses,
+  unsuppress,
+} from "~/newsletter/list/sqlite/suppression.server";
 import { confirmedReaders, isConfirmedReader } from "~/newsletter/list/sqlite/readers.server";
 import {
   addBack,
@@ -83,6 +89,7 @@ export function openSqliteList(dataDir: string): SqliteList {
     softBounce: async (email, detail, at) => write((db) => softBounce(db, email, detail, at)),
     delivered: async (email) => void write((db) => delivered(db, email)),
     unsuppress: async (email) => write((db) => unsuppress(db, email)),
+    suppressedAddresses: async () => suppressedAddresses(db()),
     healthy: () => health.healthy(),
     owner: {
       count: () => countRows(db()),

@@ -81,6 +81,16 @@ export function delivered(db: DatabaseSync, email: string): void {
   ).run(email);
 }
 
+/** Every suppressed address, lower-cased, with its reason. */
+export function suppressedAddresses(db: DatabaseSync): Map<string, SuppressReason> {
+  const rows = db
+    .prepare(
+      "select email, suppressed_reason as reason from newsletter_subscribers where suppressed_reason is not null",
+    )
+    .all() as { email: string; reason: SuppressReason }[];
+  return new Map(rows.map((row) => [row.email.toLowerCase(), row.reason]));
+}
+
 /** Lifts a suppression (a mailbox that was full); whether the address was suppressed. */
 export function unsuppress(db: DatabaseSync, email: string): boolean {
   const changed = db

@@ -5,7 +5,7 @@
 import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
 import { anonWrites } from "~/newsletter/list/supabase/anon-writes.server";
 import { supabaseConfirmations } from "~/newsletter/list/supabase/double-opt-in.server";
-import { createMembership, readConfirmedReaders } from "~/newsletter/list/supabase/readers.server";
+import { createMembership, readConfirmedReaders, readSuppressed } from "~/newsletter/list/supabase/readers.server";
 import { supabaseSuppression } from "~/newsletter/list/supabase/suppression.server";
 import { maskEmail } from "~/utils/mask-email.server";
 import { describeCause } from "~/utils/log.server";
@@ -91,6 +91,9 @@ export function openSupabaseList(options: SupabaseListOptions): SupabaseList {
       bouncing?.delete(lower);
     },
     unsuppress: suppression ? suppression.unsuppress : noSuppression,
+    suppressedAddresses: serviceRoleKey
+      ? readSuppressed(url, serviceRoleKey)
+      : refuse("reading the list from Supabase takes the service role key (SUPABASE_SERVICE_ROLE_KEY)"),
     // Supabase is never called by a probe (a probe every few seconds must not spend its quota or fail when slow).
     healthy: () => true,
     owner: null,
