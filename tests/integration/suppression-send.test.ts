@@ -62,5 +62,5 @@ describe("a reader the relay refuses with 550", () => {
       "reader0@example.org",
       "reader2@example.org",
     ]);
-  });
+  }, 60_000); // three runs of the command, each a Node start with the server build: seconds apiece on a busy machine
 });

@@ -151,5 +151,5 @@ describe("suppression with the list in Supabase", () => {
     const unread = await newsletter(withoutKey, ["status"]);
     expect(unread.code, unread.stderr).toBe(0);
     expect(unread.stdout).toContain("(Bounced and complained not counted: The list lives in Supabase");
-  });
+  }, 60_000); // four runs of the command
 });
