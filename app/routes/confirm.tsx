@@ -9,12 +9,14 @@ import { confirmCopy } from "~/content/site";
 // A GET never confirms: mail scanners open every link in a mail. The page only shows the button.
 export async function loader({ request }: LoaderFunctionArgs) {
   // The words come with the data (app/content/site.ts), so editing them never changes the JavaScript bundles.
-  return { token: confirmTokenOf(request.url), copy: confirmCopy };
+  const token = confirmTokenOf(request.url);
+  // Only the words this page can show before its button is pressed; an answer brings its own (the action's data).
+  return { token, copy: confirmCopy.page, incomplete: token ? null : confirmCopy.answers["incomplete-link"] };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { result, status } = await confirmAction(request, context);
-  return data({ result }, { status });
+  return data({ result, message: confirmCopy.answers[result] }, { status });
 }
 
 export const headers: HeadersFunction = () => ({
@@ -30,11 +32,11 @@ export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({
 };
 
 export default function Confirm() {
-  const { token, copy } = useLoaderData<typeof loader>();
+  const { token, copy, incomplete } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const message = answer ? copy[answer.result] : token ? null : copy["incomplete-link"];
+  const message = answer ? answer.message : incomplete;
   const canPost = token !== null && (!answer || answer.result === "failed" || answer.result === "too-many-requests");
 
   return (

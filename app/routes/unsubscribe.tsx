@@ -9,7 +9,9 @@ import { unsubscribeCopy } from "~/content/site";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The token stays in the URL, where the link from the e-mail put it; the page only needs to know there is one.
-  return { token: tokenOf(request.url), copy: unsubscribeCopy };
+  const token = tokenOf(request.url);
+  // Only the words this page can show before its button is pressed; an answer brings its own (the action's data).
+  return { token, copy: unsubscribeCopy.page, incomplete: token ? null : unsubscribeCopy.answers["incomplete-link"] };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -17,11 +19,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // read, so no body, however large, keeps a reader on the list. It is dropped after the unsubscribe.
   if (tokenOf(request.url) === null) {
     const { result, status } = await unsubscribeAction(request, context);
-    return data({ result }, { status });
+    return data({ result, message: unsubscribeCopy.answers[result] }, { status });
   }
   const { result, status } = await unsubscribeAction(withoutBody(request), context);
   await dropBody(request);
-  return data({ result }, { status });
+  return data({ result, message: unsubscribeCopy.answers[result] }, { status });
 }
 
 function withoutBody(request: Request): Request {
@@ -39,11 +41,11 @@ export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({
 };
 
 export default function Unsubscribe() {
-  const { token, copy } = useLoaderData<typeof loader>();
+  const { token, copy, incomplete } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const message = answer ? copy[answer.result] : token ? null : copy["incomplete-link"];
+  const message = answer ? answer.message : incomplete;
   const canPost = token !== null && answer?.result !== "unsubscribed";
 
   return (
