@@ -87,6 +87,10 @@ describe("the welcome in the engine", () => {
       expect(sent.message.text).toContain(`/unsubscribe?token=${confirmed[0]!.token}`);
       expect(sent.message.headers?.["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
       expect(await compose(row(confirmed[1]!))).toEqual({ skip: SKIP_UNSUBSCRIBED });
+      // Suppressed (a bounce, a complaint) before the welcome left: nothing goes either.
+      await list.suppress("stays@example.com", "complained", "complaint from the relay", new Date());
+      expect(await compose(row(confirmed[0]!))).toEqual({ skip: SKIP_UNSUBSCRIBED });
+      await list.unsuppress("stays@example.com");
       // The owner took the welcome away after it was queued: nothing goes.
       rmSync(file);
       expect(await compose(row(confirmed[0]!))).toEqual({ skip: "the welcome file was removed" });
