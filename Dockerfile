@@ -38,6 +38,9 @@ COPY --from=build /app/public ./public
 # The owner's updates: the server reads them at start (docs/decisions/016-updates-as-markdown.md). Only the Markdown,
 # none of the app's sources.
 COPY --from=build /app/app/content/updates ./app/content/updates/
+# The owner's optional welcome mail (docs/newsletter.md#a-welcome-mail), read at start as the updates are. The pattern
+# matches the file when it exists and nothing when it does not, which BuildKit (Docker's builder since Engine 23) takes.
+COPY --from=build /app/app/content/welcome.m[d] ./app/content/
 # The volume's mount point must exist and belong to `node` before VOLUME, or Docker creates it owned by root; the
 # same for the automatic backups' folder, where compose.yaml mounts a volume of its own (a new volume takes its owner).
 RUN mkdir -p /data/backups && chown -R node:node /data

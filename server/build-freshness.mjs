@@ -19,8 +19,8 @@ export const BUILD_SOURCES = [
   "package-lock.json",
 ];
 
-/** Inside the sources but not built in: the update files, which the server reads at start (UPDATES_DIR). */
-export const NOT_BUILT = ["app/content/updates"];
+/** Inside the sources but not built in: the update files and the welcome, read at run time (UPDATES_DIR, WELCOME_FILE). */
+export const NOT_BUILT = ["app/content/updates", "app/content/welcome.md"];
 
 /** The file whose age is the build's: the server bundle, written by every `remix build`. */
 export const BUILD_FILE = "build/index.js";

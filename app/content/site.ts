@@ -126,6 +126,91 @@ export const newsletterCopy = {
 
 export type NewsletterCopy = { readonly [Key in keyof typeof newsletterCopy]: string };
 
+/** The updates pages' words (/updates and each update's page); they reach the pages through loader data. */
+export const updatesCopy = {
+  /** `{name}` becomes owner.name. */
+  listTitle: "Updates · {name}",
+  listDescription: "Every update of {name}'s 365-day challenge, newest first: what 'Get Updates' brings by mail.",
+  /** An update's description when its front matter has no summary: `{date}` in words, `{day}` of the challenge. */
+  updateDescription: "{name}'s update of {date}, day {day} of the challenge.",
+  heading: "Updates",
+  intro: "What I send to readers who clicked ‘Get Updates’.",
+  empty: "The first update is on its way.",
+  day: "Day", // after an update's date: "20 October 2025 · Day 25"
+  allUpdates: "All updates",
+  signUpTitle: "Every update, by mail",
+  signUpText: "Get the next one in your inbox, the day it is written.",
+  getUpdates: "Get Updates",
+  rights: "All rights reserved.", // after "© <year> <name>."
+  home: "Home",
+  updates: "Updates",
+  feed: "Atom feed",
+} as const;
+
+export type UpdatesCopy = { readonly [Key in keyof typeof updatesCopy]: string };
+
+/** The card of the owner's latest post on the home page. `{source}`: Bluesky, Mastodon, X; `{profile}`: its label. */
+export const latestPostCopy = {
+  heading: "Latest thought",
+  on: "On {source}",
+  readPost: "Read the post",
+  readPostOn: "Read the post on {source}",
+  follow: "Follow on {profile}",
+} as const;
+
+/** The confirm page (/confirm, the link of the confirmation mail): its words, then a heading and a text per answer. */
+export const confirmCopy = {
+  page: {
+    title: "Confirm your subscription",
+    text: "One last step: press 'Confirm' to get updates on my 365-day challenge.",
+    button: "Confirm",
+    busy: "Confirming...",
+    latestUpdates: "Read the latest updates",
+  },
+  answers: {
+    confirmed: {
+      title: "You're subscribed",
+      text: "Thanks for confirming! You're on the list: you'll get updates on my 365-day challenge. Every mail has a link to unsubscribe.",
+    },
+    "already-confirmed": {
+      title: "You're already on the list",
+      text: "This link was used already: you confirmed, and you're on the list. Nothing more to do.",
+    },
+    expired: {
+      title: "Confirm",
+      text: "This link has expired or was already used. You can sign up again on the home page.",
+    },
+    "incomplete-link": {
+      title: "Confirm",
+      text: "This confirmation link is incomplete. Please use the whole link from the e-mail you received.",
+    },
+    "too-many-requests": { title: "Confirm", text: "Too many requests. Please try again in a minute." },
+    failed: { title: "Confirm", text: "Something went wrong. Please try again later." },
+  },
+} as const;
+
+/** The unsubscribe page (/unsubscribe, the link in every mail to a reader). */
+export const unsubscribeCopy = {
+  page: {
+    title: "Unsubscribe",
+    text: "Stop getting updates on my 365-day challenge? One click and you are off the list.",
+    button: "Unsubscribe",
+    busy: "Unsubscribing...",
+  },
+  answers: {
+    unsubscribed: {
+      title: "You're unsubscribed",
+      text: "You won't get any more updates from me. Changed your mind? You can sign up again on the home page.",
+    },
+    "incomplete-link": {
+      title: "Unsubscribe",
+      text: "This unsubscribe link is incomplete. Please use the whole link from the e-mail you received.",
+    },
+    "too-many-requests": { title: "Unsubscribe", text: "Too many requests. Please try again in a minute." },
+    failed: { title: "Unsubscribe", text: "Something went wrong. Please try again later." },
+  },
+} as const;
+
 /** The numbers of the summary strip under the projects, fixed by hand. */
 export const projectSummary = [
   { label: "Projects Started", value: "1" },
@@ -200,6 +285,7 @@ export const siteContent = {
   heroStats,
   showcaseCopy,
   footerCopy,
+  latestPostCopy,
   projectSummary,
   challenge: { lengthInDays: challenge.lengthInDays, targetProjects: challenge.targetProjects },
 };

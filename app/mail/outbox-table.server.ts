@@ -1,5 +1,5 @@
 // The outbox table's shape: its schema, a stored row read back, and the filters the owner's commands use.
-export type MailKind = "confirm" | "update";
+export type MailKind = "confirm" | "update" | "welcome";
 export type OutboxState = "queued" | "sending" | "sent" | "failed" | "skipped" | "uncertain";
 export const OUTBOX_STATES: readonly OutboxState[] = ["queued", "sending", "sent", "failed", "skipped", "uncertain"];
 
@@ -30,7 +30,7 @@ export interface RowFilter {
 export const SCHEMA = `
   create table if not exists mail_outbox (
     id integer primary key,
-    kind text not null check (kind in ('confirm', 'update')),
+    kind text not null check (kind in ('confirm', 'update', 'welcome')),
     recipient text not null,
     ref text,
     payload text not null default '{}',
@@ -96,3 +96,21 @@ export function where(filter: RowFilter = {}): { sql: string; values: string[] }
   const values = used.map(([, value]) => value);
   return { sql: used.length ? `where ${used.map(([clause]) => clause).join(" and ")}` : "", values };
 }
+
+/**
+ * An outbox file made before the 'welcome' kind has a check that refuses it, and SQLite cannot change a check in
+ * place: the table is copied into one of the current shape (rows, ids and states kept), in one transaction.
+ */
+export const WIDEN_KINDS = `
+  alter table mail_outbox rename to mail_outbox_before_welcome;
+  drop index if exists mail_outbox_due;
+  drop index if exists mail_outbox_once;
+  drop index if exists mail_outbox_recipient;
+  ${SCHEMA}
+  insert into mail_outbox select * from mail_outbox_before_welcome;
+  drop table mail_outbox_before_welcome;
+`;
+
+/** Whether the table's check predates the 'welcome' kind (its schema text, from sqlite_master). */
+export const refusesWelcome = (tableSql: string | undefined): boolean =>
+  tableSql !== undefined && !tableSql.includes("'welcome'");

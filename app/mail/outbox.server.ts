@@ -3,7 +3,8 @@
  * server and the owner's commands both drain; it also holds the send lock and records (send-log.server.ts), so the
  * mail's whole state is this one file. One row per mail to send:
  *
- *   kind       'confirm' (a reader's confirmation mail) or 'update' (an update to one reader)
+ *   kind       'confirm' (a reader's confirmation mail), 'update' (an update to one reader) or 'welcome' (the owner's
+ *              welcome to a newly confirmed reader, ref 'welcome')
  *   recipient  the address; ref: what it is about (the update's name; null for 'confirm'). (kind, ref, recipient)
  *              is unique for rows with a ref, so an update is queued once per reader however often it is enqueued.
  *   payload    JSON the composer reads (never a secret such as a confirm token: those are made at send time)
@@ -32,10 +33,12 @@ import {
   type OutboxRow,
   type OutboxState,
   type RawRow,
+  refusesWelcome,
   type RowFilter,
   SCHEMA,
   toRow,
   where,
+  WIDEN_KINDS,
 } from "~/mail/outbox-table.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
 
@@ -99,6 +102,13 @@ export function openOutbox(file: string): Outbox {
   // Only a claim must reach the disk before its mail leaves (claim syncs it): see docs/decisions/018-sending-updates.md.
   db.exec("pragma synchronous = normal");
   db.exec(SCHEMA);
+  // Looked at inside the write transaction: of two processes opening an old file at once, one widens it.
+  const tableSql = () =>
+    (
+      db.prepare("select sql from sqlite_master where type = 'table' and name = 'mail_outbox'").get() as
+        { sql: string } | undefined
+    )?.sql;
+  transaction(db, () => (refusesWelcome(tableSql()) ? db.exec(WIDEN_KINDS) : undefined));
   db.exec(SEND_LOG_SCHEMA);
   importOldSendLog(db, path.join(path.dirname(file), OLD_SEND_LOG_FILE_NAME));
 

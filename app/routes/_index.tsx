@@ -83,7 +83,11 @@ export default function Index() {
           content={content}
           daysIn={days.daysIn}
           daysLeft={days.daysLeft}
-          latestPost={latestPost ? <LatestPostCard post={latestPost} profile={content.links.social} /> : null}
+          latestPost={
+            latestPost ? (
+              <LatestPostCard post={latestPost} profile={content.links.social} copy={content.latestPostCopy} />
+            ) : null
+          }
           getUpdates={signUp.getUpdates}
         />
         <Showcase projects={projects} projectSummary={content.projectSummary} copy={content.showcaseCopy} />

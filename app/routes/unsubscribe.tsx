@@ -5,10 +5,13 @@ import { StatusPage } from "~/components/status-page";
 import type { loader as rootLoader } from "~/root";
 import { tokenOf, unsubscribeAction } from "~/newsletter/unsubscribe/unsubscribe-action.server";
 import { dropBody } from "~/utils/bounded-body.server";
+import { unsubscribeCopy } from "~/content/site";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The token stays in the URL, where the link from the e-mail put it; the page only needs to know there is one.
-  return { token: tokenOf(request.url) };
+  const token = tokenOf(request.url);
+  // Only the words this page can show before its button is pressed; an answer brings its own (the action's data).
+  return { token, copy: unsubscribeCopy.page, incomplete: token ? null : unsubscribeCopy.answers["incomplete-link"] };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -16,11 +19,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // read, so no body, however large, keeps a reader on the list. It is dropped after the unsubscribe.
   if (tokenOf(request.url) === null) {
     const { result, status } = await unsubscribeAction(request, context);
-    return data({ result }, { status });
+    return data({ result, message: unsubscribeCopy.answers[result] }, { status });
   }
   const { result, status } = await unsubscribeAction(withoutBody(request), context);
   await dropBody(request);
-  return data({ result }, { status });
+  return data({ result, message: unsubscribeCopy.answers[result] }, { status });
 }
 
 function withoutBody(request: Request): Request {
@@ -37,38 +40,25 @@ export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({
   return [{ title: site ? `Unsubscribe · ${site}` : "Unsubscribe" }, { name: "robots", content: "noindex" }];
 };
 
-const MESSAGES = {
-  unsubscribed: {
-    title: "You're unsubscribed",
-    text: "You won't get any more updates from me. Changed your mind? You can sign up again on the home page.",
-  },
-  "incomplete-link": {
-    title: "Unsubscribe",
-    text: "This unsubscribe link is incomplete. Please use the whole link from the e-mail you received.",
-  },
-  "too-many-requests": { title: "Unsubscribe", text: "Too many requests. Please try again in a minute." },
-  failed: { title: "Unsubscribe", text: "Something went wrong. Please try again later." },
-} as const;
-
 export default function Unsubscribe() {
-  const { token } = useLoaderData<typeof loader>();
+  const { token, copy, incomplete } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const message = answer ? MESSAGES[answer.result] : token ? null : MESSAGES["incomplete-link"];
+  const message = answer ? answer.message : incomplete;
   const canPost = token !== null && answer?.result !== "unsubscribed";
 
   return (
     <StatusPage
-      heading={message?.title ?? "Unsubscribe"}
-      text={message?.text ?? "Stop getting updates on my 365-day challenge? One click and you are off the list."}
+      heading={message?.title ?? copy.title}
+      text={message?.text ?? copy.text}
       textRole={answer ? "status" : undefined}
     >
       {canPost ? (
         <Form method="post" action={`/unsubscribe?token=${token}`} className="mt-8">
           <input type="hidden" name="token" value={token} />
           <button type="submit" disabled={busy} className="btn-accent">
-            {busy ? "Unsubscribing..." : "Unsubscribe"}
+            {busy ? copy.busy : copy.button}
           </button>
         </Form>
       ) : null}

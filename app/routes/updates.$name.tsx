@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { owner } from "~/content/site";
+import { owner, updatesCopy } from "~/content/site";
+import { fillIn } from "~/components/fill-in";
 import { findPublishedUpdate, renderUpdateHtml } from "~/updates/updates.server";
 import { UpdatesErrorBoundary } from "~/updates/updates-error";
 import { UpdatesFrame } from "~/updates/updates-frame";
@@ -22,7 +23,9 @@ export function loader({ params, request }: LoaderFunctionArgs) {
     frame: frameProps(now),
     meta: updatesPageMeta(now, {
       title: `${update.title} · ${owner.name}`,
-      description: update.summary ?? `${owner.name}'s update of ${item.dateText}, day ${item.day} of the challenge.`,
+      description:
+        update.summary ??
+        fillIn(updatesCopy.updateDescription, { name: owner.name, date: item.dateText, day: item.day }),
       path: item.path,
       type: "article",
     }),
@@ -61,13 +64,15 @@ export default function UpdatePage() {
     <UpdatesFrame frame={frame}>
       <p className="mt-6">
         <a href="/updates" className="inline-block py-2 text-sm font-semibold text-link underline underline-offset-4">
-          All updates
+          {frame.copy.allUpdates}
         </a>
       </p>
       <article>
         <h1 className="mt-4 text-4xl font-extrabold tracking-tight text-ink">{update.title}</h1>
         <p className="mt-3 text-sm text-ink-muted">
-          <time dateTime={update.date}>{update.dateText}</time> · Day {update.day}
+          <time dateTime={update.date}>{update.dateText}</time>
+          {` · ${frame.copy.day} `}
+          {update.day}
         </p>
         <div className={PROSE} dangerouslySetInnerHTML={{ __html: html }} />
       </article>

@@ -5,7 +5,8 @@ import { UpdatesFrame } from "~/updates/updates-frame";
 import { updatesPageMeta } from "~/updates/update-meta.server";
 import { frameProps, updatesPageHeaders } from "~/updates/updates-page.server";
 import { listItem } from "~/updates/update-view.server";
-import { owner } from "~/content/site";
+import { owner, updatesCopy } from "~/content/site";
+import { fillIn } from "~/components/fill-in";
 import { UpdatesErrorBoundary } from "~/updates/updates-error";
 
 export function loader(_args: LoaderFunctionArgs) {
@@ -14,8 +15,8 @@ export function loader(_args: LoaderFunctionArgs) {
     updates: publishedUpdates(now).map(listItem),
     frame: frameProps(now),
     meta: updatesPageMeta(now, {
-      title: `Updates · ${owner.name}`,
-      description: `Every update of ${owner.name}'s 365-day challenge, newest first: what 'Get Updates' brings by mail.`,
+      title: fillIn(updatesCopy.listTitle, { name: owner.name }),
+      description: fillIn(updatesCopy.listDescription, { name: owner.name }),
       path: "/updates",
       type: "website",
     }),
@@ -30,12 +31,10 @@ export default function UpdatesList() {
   const { updates, frame } = useLoaderData<typeof loader>();
   return (
     <UpdatesFrame frame={frame}>
-      <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink">Updates</h1>
-      <p className="mt-3 text-lg text-ink-soft">What I send to readers who clicked &lsquo;Get Updates&rsquo;.</p>
+      <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink">{frame.copy.heading}</h1>
+      <p className="mt-3 text-lg text-ink-soft">{frame.copy.intro}</p>
       {updates.length === 0 ? (
-        <p className="mt-10 rounded-2xl border border-edge bg-surface p-6 text-ink-soft">
-          The first update is on its way.
-        </p>
+        <p className="mt-10 rounded-2xl border border-edge bg-surface p-6 text-ink-soft">{frame.copy.empty}</p>
       ) : (
         <ol className="mt-10 space-y-6">
           {updates.map((update) => (
@@ -47,7 +46,9 @@ export default function UpdatesList() {
                   </a>
                 </h2>
                 <p className="mt-1 text-sm text-ink-muted">
-                  <time dateTime={update.date}>{update.dateText}</time> · Day {update.day}
+                  <time dateTime={update.date}>{update.dateText}</time>
+                  {` · ${frame.copy.day} `}
+                  {update.day}
                 </p>
                 {update.summary ? <p className="mt-3 text-ink-soft">{update.summary}</p> : null}
               </article>

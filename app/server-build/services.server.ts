@@ -4,6 +4,7 @@
  * starts them (startServices, from build-entry's onStart); the owner's tools take the list and the settings lazily
  * (services(), opened on first use, closed by the same stop). Everything else is handed what it needs.
  */
+import path from "node:path";
 import { recipientHook } from "~/newsletter/list/recipient-hook.server";
 import { provideSuppressionSink } from "~/newsletter/webhooks/sink.server";
 import { challenge } from "~/content/site";
@@ -15,11 +16,13 @@ import type { Lane } from "~/mail/runner.server";
 import { type BackupSettings, startAutomaticBackups } from "~/newsletter/backups/automatic-backups.server";
 import { confirmationComposer, startExpirySweep } from "~/newsletter/confirm/confirmation-composer.server";
 import { openSubscriberList } from "~/newsletter/list/open-list.server";
-import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
+import type { Reader, SubscriberList } from "~/newsletter/list/subscriber-list.server";
 import { concurrencyFor } from "~/newsletter/send/send-command.server";
 import { refuseServiceRoleKey } from "~/newsletter/send/service-key.server";
 import { updateComposer } from "~/newsletter/send/update-composer.server";
 import { updateLane } from "~/newsletter/send/update-lane.server";
+import { welcomeComposer, welcomeQueue } from "~/newsletter/welcome/welcome-composer.server";
+import { readWelcomeFile } from "~/newsletter/welcome/welcome-file.server";
 import { allUpdates } from "~/updates/updates.server";
 import { backupDirectory, env } from "~/utils/env.server";
 
@@ -33,6 +36,8 @@ export interface Services {
   readonly confirmationOn: boolean;
   /** Queues a reader's confirmation mail and wakes the runner (the server only; a no-op elsewhere). */
   queueConfirmation(email: string): void;
+  /** Told of a reader as they confirm: queues the owner's welcome mail when there is one (the server only). */
+  welcomeReader(reader: Reader): void;
   /** Whether a sign-up can be stored now, for /healthz (never a call to Supabase). */
   healthy(): boolean;
   readonly backupSettings: BackupSettings;
@@ -58,6 +63,7 @@ function buildServices(): Services & { opened: () => SubscriberList | null; stop
     opened: () => list,
     confirmationOn: mail.mode.kind !== "off" && (!usesSupabase || Boolean(env.SUPABASE_CONFIRM_SECRET)),
     queueConfirmation: (_email: string) => {},
+    welcomeReader: (_reader: Reader) => {},
     healthy: () => usesSupabase || (list?.healthy() ?? false),
     backupSettings: backupSettings(),
     stops,
@@ -117,6 +123,9 @@ export function startServices(): Services {
     built.stops.push(() => {});
     return built;
   }
+  // A welcome file that cannot be sent stops start-up as a bad update file does, naming the file and the field.
+  const welcomeFile = path.resolve(env.WELCOME_FILE);
+  readWelcomeFile(welcomeFile);
   const outbox: Outbox = openOutbox(mail.outboxFile);
   const transport: MailTransport = createMailTransport(mail.mode, mail.from, {
     maxConnections: concurrencyFor(mail.ratePerSecond),
@@ -124,10 +133,15 @@ export function startServices(): Services {
   const lanes: Lane[] = [];
   if (built.confirmationOn) lanes.push({ kinds: ["confirm"], maxPerHour: { confirm: mail.maxPerHour } });
   if (resumesUpdates) lanes.push(updateLane(outbox, mail));
+  if (built.confirmationOn) lanes.push({ kinds: ["welcome"] });
   const runner: Runner = startRunner({
     outbox,
     transport,
-    composers: { confirm: confirmationComposer(list), update: updateComposer(mail.from, list) },
+    composers: {
+      confirm: confirmationComposer(list),
+      update: updateComposer(mail.from, list),
+      welcome: welcomeComposer(mail.from, list, welcomeFile),
+    },
     onRecipient: recipientHook(list),
     lanes,
   });
@@ -135,6 +149,7 @@ export function startServices(): Services {
     outbox.enqueue({ kind: "confirm", recipient: email });
     runner.wake();
   };
+  built.welcomeReader = welcomeQueue(outbox, runner, welcomeFile);
   const stopSweep = built.confirmationOn ? startExpirySweep(list) : () => {};
   built.stops.push(() => {
     outbox.close();

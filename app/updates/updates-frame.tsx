@@ -1,9 +1,11 @@
 import { useOutletContext } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { SignUpOutlet } from "~/components/sign-up";
+import type { UpdatesCopy } from "~/content/site";
 import { FEED_PATH } from "~/updates/feed-path";
 
-export type FrameProps = { ownerName: string; year: number };
+/** The owner's name, the year, and the owner's words for the updates pages (updatesCopy in app/content/site.ts). */
+export type FrameProps = { ownerName: string; year: number; copy: UpdatesCopy };
 
 /**
  * What every updates page shows around its own content: the way home, the sign-up and a short footer. Not the home
@@ -11,6 +13,7 @@ export type FrameProps = { ownerName: string; year: number };
  */
 export function UpdatesFrame({ children, frame }: { children: ReactNode; frame: FrameProps }) {
   const signUp = useOutletContext<SignUpOutlet>();
+  const { copy } = frame;
   return (
     <>
       <header className="mx-auto max-w-3xl px-4 pt-8 sm:px-6">
@@ -26,11 +29,11 @@ export function UpdatesFrame({ children, frame }: { children: ReactNode; frame: 
           className="mt-14 rounded-2xl border border-edge-accent bg-surface p-6"
         >
           <h2 id="get-updates-title" className="text-lg font-bold text-ink">
-            Every update, by mail
+            {copy.signUpTitle}
           </h2>
-          <p className="mt-2 text-ink-soft">Get the next one in your inbox, the day it is written.</p>
+          <p className="mt-2 text-ink-soft">{copy.signUpText}</p>
           <button type="button" {...signUp.getUpdates} className="btn-accent mt-4">
-            Get Updates
+            {copy.getUpdates}
           </button>
         </aside>
       </main>
@@ -38,22 +41,22 @@ export function UpdatesFrame({ children, frame }: { children: ReactNode; frame: 
       <footer className="border-t border-edge bg-surface">
         <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-4 px-4 py-8 text-sm sm:px-6">
           <p className="text-ink-muted">
-            © {frame.year} {frame.ownerName}. All rights reserved.
+            © {frame.year} {frame.ownerName}. {copy.rights}
           </p>
           <ul className="flex gap-6">
             <li>
               <a href="/" className="inline-block py-1 text-link underline-offset-4 hover:underline">
-                Home
+                {copy.home}
               </a>
             </li>
             <li>
               <a href="/updates" className="inline-block py-1 text-link underline-offset-4 hover:underline">
-                Updates
+                {copy.updates}
               </a>
             </li>
             <li>
               <a href={FEED_PATH} className="inline-block py-1 text-link underline-offset-4 hover:underline">
-                Atom feed
+                {copy.feed}
               </a>
             </li>
           </ul>

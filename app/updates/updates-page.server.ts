@@ -1,14 +1,15 @@
 // What the updates routes share on the server: the frame's data, the answer for an unknown update, the caching.
 import type { HeadersFunction } from "@remix-run/node";
-import { challenge, owner } from "~/content/site";
+import { challenge, owner, updatesCopy } from "~/content/site";
 import type { FrameProps } from "~/updates/updates-frame";
 import { localDateAt } from "~/utils/days.server";
 import { logField, warnThrottled } from "~/utils/log.server";
 
-/** The frame's data: the owner's name, and the year in Brussels for the copyright line. */
+/** The frame's data: the owner's name, the year in Brussels for the copyright line, and the pages' words. */
 export const frameProps = (now: Date): FrameProps => ({
   ownerName: owner.name,
   year: localDateAt(now, challenge.timeZone).year(),
+  copy: updatesCopy,
 });
 
 /** The site's 404 for a name that is no published update, logged as any 404 is (app/routes/$.tsx). */

@@ -130,6 +130,8 @@ const envSchema = z
     PERF_TWEAKS: optional(z.enum(["on", "off"], { errorMap: () => ({ message: "must be on or off" }) }).default("on")),
     // The owner's update files (app/updates/updates.server.ts); tests point it at their own folders.
     UPDATES_DIR: optional(z.string().default("app/content/updates")),
+    // The owner's optional welcome mail (app/newsletter/welcome/): absent, no welcome is sent.
+    WELCOME_FILE: optional(z.string().default("app/content/welcome.md")),
     // The mail path (app/mail/settings.server.ts): smtp:// or smtps:// for a relay, file:///folder to capture .eml files.
     SMTP_URL: optional(
       z

@@ -1,16 +1,26 @@
-// No Docker engine runs on our machines, so this test replays the Dockerfile itself: each stage gets a directory
-// that stands for its filesystem, and its instructions run in file order with the same commands (FROM an earlier
-// stage copies that stage's directory; COPY copies from the build context or a stage; RUN runs the command in the
-// stage's WORKDIR with the stage's ENV). The runtime stage is then started with its CMD and checked with its
-// HEALTHCHECK. What cannot be replayed (the base image, file ownership, USER) is checked by reading the Dockerfile.
-// The build context is a copy of the repository as a developer has it (with a `.env`, dependencies, a build, data)
-// filtered through .dockerignore, as `docker build .` would send it.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+// No Docker engine runs on our machines, so this test replays the Dockerfile itself (tests/support/docker-image.ts):
+// each stage gets a directory that stands for its filesystem, and its instructions run in file order with the same
+// commands. The runtime stage is then started with its CMD and checked with its HEALTHCHECK. What cannot be replayed
+// (the base image, file ownership, USER) is checked by reading the Dockerfile. The build context is a copy of the
+// repository as a developer has it (with a `.env`, dependencies, a build, data) filtered through .dockerignore, as
+// `docker build .` would send it.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { owner } from "~/content/site";
-import { type Stage, dockerIgnores, envPairs, execForm, parseDockerfile } from "../support/dockerfile";
+import { execForm } from "../support/dockerfile";
+import {
+  BASE_IMAGE,
+  type StageState,
+  developerTree as checkout,
+  inStage,
+  instructions,
+  mappedEnv,
+  replayImage,
+  runtime,
+  stages,
+} from "../support/docker-image";
 import { subscribe } from "../support/newsletter-http";
 import {
   ROOT,
@@ -22,44 +32,16 @@ import {
   tempDir,
 } from "../support/production-server";
 
-const BASE_IMAGE = "node:24-slim";
 const PLANTED_SECRET = "planted-secret-that-must-never-reach-the-image-4242";
-
-const dockerfile = readFileSync(path.join(ROOT, "Dockerfile"), "utf8");
-const stages = parseDockerfile(dockerfile);
-const runtime = stages.at(-1)!;
-const instructions = (stage: Stage, keyword: string) => stage.instructions.filter((i) => i.keyword === keyword);
-
-interface StageState {
-  root: string;
-  workdir: string;
-  env: Record<string, string>;
-  user: string;
-}
 
 let work: string;
 let context: string;
 let states: Map<string, StageState>;
 let server: ServerProcess | undefined;
 
-/** A path inside the stage's filesystem. */
-const inStage = (state: StageState, containerPath: string) =>
-  path.join(state.root, path.posix.resolve(state.workdir, containerPath));
-
-/** The stage's ENV with image paths (`DATA_DIR=/data`) mapped into its directory. */
-const mappedEnv = (state: StageState) =>
-  Object.fromEntries(
-    Object.entries(state.env).map(([name, value]) => [name, value.startsWith("/") ? inStage(state, value) : value]),
-  );
-
-/** A developer's working tree: what git tracks, plus what a developer has lying around that must not be sent. */
+/** A developer's working tree: the checkout, plus what a developer has lying around that must not be sent. */
 function developerTree(): string {
-  const tree = path.join(work, "repo");
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT })
-    .toString()
-    .split("\0")
-    .filter((file) => file && existsSync(path.join(ROOT, file)));
-  for (const file of files) cpSync(path.join(ROOT, file), path.join(tree, file));
+  const tree = checkout(work);
   const plant = (file: string, content: string) => {
     mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
     writeFileSync(path.join(tree, file), content);
@@ -77,145 +59,6 @@ function developerTree(): string {
   return tree;
 }
 
-/** The build context: the developer's tree without what .dockerignore leaves out. */
-function buildContext(tree: string): string {
-  const ignored = dockerIgnores(readFileSync(path.join(tree, ".dockerignore"), "utf8"));
-  const target = path.join(work, "context");
-  const walk = (relative: string) => {
-    for (const entry of readdirSync(path.join(tree, relative), { withFileTypes: true })) {
-      const file = relative ? `${relative}/${entry.name}` : entry.name;
-      if (ignored(file)) continue;
-      if (entry.isDirectory()) walk(file);
-      else cpSync(path.join(tree, file), path.join(target, file));
-    }
-  };
-  walk("");
-  return target;
-}
-
-/**
- * How this machine reaches the npm registry (proxy, certificate authority, registry address): the network a Docker
- * build has. Nothing else of the developer's environment is passed on.
- */
-function registryAccess(): Record<string, string> {
-  const names =
-    /^(https?_proxy|no_proxy|node_extra_ca_certs|ssl_cert_file|ssl_cert_dir|npm_config_(registry|cafile|ca|proxy|https_proxy|strict_ssl))$/i;
-  return Object.fromEntries(
-    Object.entries(process.env).filter(
-      (entry): entry is [string, string] => names.test(entry[0]) && entry[1] !== undefined,
-    ),
-  );
-}
-
-/** `sh -c command`, without blocking: a synchronous minute-long `npm ci` starves Vitest's worker of its RPC calls. */
-function shell(command: string, cwd: string, env: NodeJS.ProcessEnv) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn("sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    const output = { stdout: "", stderr: "" };
-    child.stdout.on("data", (chunk: Buffer) => (output.stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output.stderr += chunk.toString()));
-    child.once("error", reject);
-    child.once("close", (status) => resolve({ status, ...output }));
-  });
-}
-
-async function run(command: string, state: StageState, line: number) {
-  // Absolute paths in the command are paths of the stage's filesystem; the image's `node` user is played by whoever
-  // runs this test.
-  const uid = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-  const mapped = command
-    .split(/\s+/)
-    .map((word) => (word.startsWith("/") ? inStage(state, word) : word === "node:node" ? uid : word))
-    .join(" ");
-  const cwd = inStage(state, ".");
-  mkdirSync(cwd, { recursive: true });
-  const result = await shell(
-    mapped,
-    cwd,
-    // Only the stage's own environment, as in a build container; a warm npm cache stands in for the registry.
-    childEnv({
-      ...registryAccess(),
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? work,
-      npm_config_prefer_offline: "true",
-      npm_config_update_notifier: "false",
-      ...mappedEnv(state),
-    }),
-  );
-  if (result.status !== 0) {
-    throw new Error(`Dockerfile line ${line}: \`${command}\` failed:\n${result.stdout}\n${result.stderr}`);
-  }
-}
-
-function copy(args: string, flags: Record<string, string>, state: StageState, line: number) {
-  const words = args.split(/\s+/);
-  const destination = words.pop()!;
-  const from = flags.from ? states.get(flags.from) : undefined;
-  if (flags.from && !from) throw new Error(`Dockerfile line ${line}: no stage ${flags.from}`);
-  const target = inStage(state, destination);
-  const intoDirectory = destination.endsWith("/") || destination === "." || words.length > 1;
-  for (const source of words) {
-    const origin = from ? inStage(from, source) : path.join(context, source);
-    if (!existsSync(origin)) throw new Error(`Dockerfile line ${line}: COPY source ${source} does not exist`);
-    if (statSync(origin).isDirectory()) {
-      // A directory's contents are copied, not the directory itself.
-      cpSync(origin, target, { recursive: true });
-    } else {
-      const file = intoDirectory ? path.join(target, path.basename(origin)) : target;
-      mkdirSync(path.dirname(file), { recursive: true });
-      cpSync(origin, file);
-    }
-  }
-}
-
-async function replay() {
-  states = new Map();
-  for (const stage of stages) {
-    const root = path.join(work, "stages", stage.name);
-    const parent = states.get(stage.from);
-    let state: StageState;
-    if (parent) {
-      // Hard links: a stage starts as a copy of its parent in a second, not a minute.
-      execFileSync("cp", ["-al", parent.root, root]);
-      state = { ...parent, env: { ...parent.env }, root };
-    } else {
-      expect(stage.from).toBe(BASE_IMAGE);
-      mkdirSync(root, { recursive: true });
-      state = { root, workdir: "/", env: {}, user: "root" };
-    }
-    for (const { keyword, flags, args, line } of stage.instructions) {
-      switch (keyword) {
-        case "WORKDIR":
-          state.workdir = path.posix.resolve(state.workdir, args);
-          mkdirSync(inStage(state, "."), { recursive: true });
-          break;
-        case "COPY":
-          copy(args, flags, state, line);
-          break;
-        case "RUN":
-          expect(execForm(args), `RUN on line ${line} is in shell form`).toBeNull();
-          await run(args, state, line);
-          break;
-        case "ENV":
-          for (const [name, value] of envPairs(args)) state.env[name] = value;
-          break;
-        case "USER":
-          state.user = args;
-          break;
-        case "EXPOSE":
-        case "VOLUME":
-        case "HEALTHCHECK":
-        case "CMD":
-          // Run-time settings: checked and used after the replay.
-          break;
-        default:
-          throw new Error(`Dockerfile line ${line}: the replay does not know ${keyword}; teach it, or do without`);
-      }
-    }
-    states.set(stage.name, state);
-  }
-}
-
 /** Every file of a directory tree, relative paths. */
 function filesUnder(directory: string, relative = ""): string[] {
   return readdirSync(path.join(directory, relative), { withFileTypes: true }).flatMap((entry) => {
@@ -228,8 +71,7 @@ beforeAll(async () => {
   // The Node that replays the image must be the image's Node.
   expect(`node:${process.versions.node.split(".")[0]}-slim`).toBe(BASE_IMAGE);
   work = tempDir("portfolio-docker-replay-");
-  context = buildContext(developerTree());
-  await replay();
+  ({ context, states } = await replayImage(work, developerTree()));
   const state = states.get(runtime.name)!;
   const command = execForm(instructions(runtime, "CMD")[0]!.args)!;
   server = await startServer({

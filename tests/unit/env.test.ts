@@ -40,6 +40,7 @@ describe("parseEnv", () => {
       LATEST_POST_FAILURE_TTL_SECONDS: 30,
       ALLOW_INDEXING: true,
       UPDATES_DIR: "app/content/updates",
+      WELCOME_FILE: "app/content/welcome.md",
     });
     expect(env.SUPABASE_URL).toBeUndefined();
     expect(env.SUPABASE_ANON_KEY).toBeUndefined();
@@ -66,6 +67,7 @@ describe("parseEnv", () => {
         ALLOW_INDEXING: "false",
         PERF_TWEAKS: "off",
         UPDATES_DIR: "/updates",
+        WELCOME_FILE: "/content/welcome.md",
       }),
     );
     expect(env).toEqual({
@@ -87,6 +89,7 @@ describe("parseEnv", () => {
       ALLOW_INDEXING: false,
       PERF_TWEAKS: "off",
       UPDATES_DIR: "/updates",
+      WELCOME_FILE: "/content/welcome.md",
       // The mail path's defaults (mail itself stays off without SMTP_URL).
       MAIL_MAX_PER_HOUR: 100,
       MAIL_RATE_PER_SECOND: 2,

@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { LatestPostCard } from "~/components/latest-post-card";
+import { latestPostCopy } from "~/content/site";
 import { readSocialSources } from "../../supabase/functions/_shared/latest-post/fetch-latest";
 import { isoDate, newest, secondsUntilReset, webUrl } from "../../supabase/functions/_shared/latest-post/post";
 import { shapeOutcome } from "../../supabase/functions/get-latest-tweet/shape";
@@ -89,7 +90,7 @@ describe("the edge function's answer for a Bluesky / Mastodon outcome", () => {
 describe("LatestPostCard", () => {
   const profile = { href: "https://bsky.app/profile/alex.example.com", label: "Bluesky" };
   const render = (post: Parameters<typeof LatestPostCard>[0]["post"]) =>
-    renderToStaticMarkup(createElement(LatestPostCard, { post, profile }));
+    renderToStaticMarkup(createElement(LatestPostCard, { post, profile, copy: latestPostCopy }));
 
   it("renders the text as text, names the source and links to the post", () => {
     const html = render({

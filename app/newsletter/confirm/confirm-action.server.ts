@@ -32,7 +32,8 @@ async function confirmSignUp(token: string): Promise<ConfirmOutcome | "failed"> 
   const running = services();
   if (!running.confirmationOn) return "unknown";
   try {
-    return await running.list().confirm(token, Date.now());
+    // The owner's welcome, if any, is queued in the step that confirms the reader, once (welcome-composer.server.ts).
+    return await running.list().confirm(token, Date.now(), running.welcomeReader);
   } catch (error) {
     console.error(`Newsletter: a confirmation failed: ${describeCause(error)}`);
     return "failed";

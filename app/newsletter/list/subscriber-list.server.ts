@@ -192,9 +192,10 @@ export interface SubscriberList {
   issueConfirmToken(email: string, tokenHash: string, now: number): Promise<IssueOutcome>;
   /**
    * Confirms the pending reader this (mailed) token belongs to, if it is still valid; "already" when the token is
-   * one a reader on the list confirmed with (a reused link), where the list can tell.
+   * one a reader on the list confirmed with (a reused link), where the list can tell. `onConfirmed` is called with
+   * the reader in the step that confirms them, once ("confirmed" only), where the list can tell who (the embedded one).
    */
-  confirm(token: string, now: number): Promise<ConfirmOutcome>;
+  confirm(token: string, now: number, onConfirmed?: (reader: Reader) => void): Promise<ConfirmOutcome>;
   /** Removes pending readers whose 7 days are over. */
   expirePending(now: number): Promise<void>;
   // The readers of a send. Both throw with the reason when the list cannot be read.

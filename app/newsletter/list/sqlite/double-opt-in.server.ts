@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
-import type { ConfirmOutcome, Consent, IssueOutcome, SignUp } from "~/newsletter/list/subscriber-list.server";
+import type { ConfirmOutcome, Consent, IssueOutcome, Reader, SignUp } from "~/newsletter/list/subscriber-list.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
 
 export const DAY_MS = 24 * 60 * 60_000;
@@ -81,14 +81,23 @@ export function issueToken(db: DatabaseSync, email: string, tokenHash: string, n
  * Confirms the pending reader whose token has this hash, if it is still valid. The hash stays with the reader once
  * confirmed (a hash of a used token opens nothing), so a reused link can be told apart from a wrong one.
  */
-export function confirmByHash(db: DatabaseSync, tokenHash: string, now: number): ConfirmOutcome {
+export function confirmByHash(
+  db: DatabaseSync,
+  tokenHash: string,
+  now: number,
+  onConfirmed?: (reader: Reader) => void,
+): ConfirmOutcome {
   const row = db
     .prepare(
       "update newsletter_subscribers set state = 'confirmed', confirmed_at = ? " +
-        "where confirm_token_hash = ? and state = 'pending' and confirm_token_at > ? returning id",
+        "where confirm_token_hash = ? and state = 'pending' and confirm_token_at > ? returning email, unsubscribe_token",
     )
-    .get(iso(now), tokenHash, iso(now - TOKEN_VALID_MS));
-  if (row) return "confirmed";
+    .get(iso(now), tokenHash, iso(now - TOKEN_VALID_MS)) as { email: string; unsubscribe_token: string } | undefined;
+  if (row) {
+    // Once: only the update that turned the reader from pending to confirmed returns a row.
+    onConfirmed?.({ email: row.email, token: row.unsubscribe_token });
+    return "confirmed";
+  }
   const confirmed = db
     .prepare("select 1 from newsletter_subscribers where confirm_token_hash = ? and state = 'confirmed'")
     .get(tokenHash);

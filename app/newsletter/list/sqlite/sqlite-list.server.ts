@@ -81,7 +81,7 @@ export function openSqliteList(dataDir: string): SqliteList {
     signUp: async (email, request = { state: "confirmed" }) => signUp(live, health, email, request),
     unsubscribe: async (token) => unsubscribe(live, token),
     issueConfirmToken: async (email, tokenHash, now) => write((db) => issueToken(db, email, tokenHash, now)),
-    confirm: async (token, now) => write((db) => confirmByHash(db, hashToken(token), now)),
+    confirm: async (token, now, onConfirmed) => write((db) => confirmByHash(db, hashToken(token), now, onConfirmed)),
     expirePending: async (now) => void write((db) => expirePending(db, now)),
     readers: async () => confirmedReaders(db()),
     isReader: async (token) => isConfirmedReader(db(), token),
