@@ -22,6 +22,10 @@ import { updateComposer } from "~/newsletter/send/update-composer.server";
 import { updateLane } from "~/newsletter/send/update-lane.server";
 import { allUpdates } from "~/updates/updates.server";
 import { backupDirectory, env } from "~/utils/env.server";
+import { type ConfirmationGate, confirmationGate } from "~/newsletter/sign-up/fair-confirmations.server";
+
+/** Where no outbox is open (the owner's tools): every mail fits, and none is queued. */
+const NO_CONFIRMATIONS: ConfirmationGate = { room: () => ({ fits: true }), queue: () => false, logHeld: () => {} };
 
 export interface Services {
   readonly mail: MailSettings;
@@ -31,8 +35,11 @@ export interface Services {
   list(): SubscriberList;
   /** Whether sign-ups wait for a confirmation: mail is on, and the list can hold pending readers. */
   readonly confirmationOn: boolean;
-  /** Queues a reader's confirmation mail and wakes the runner (the server only; a no-op elsewhere). */
-  queueConfirmation(email: string): void;
+  /**
+   * The fair limits on confirmation mails, and the queue they guard (the server only: elsewhere every mail fits and
+   * none is queued). Queuing wakes the runner.
+   */
+  confirmations: ConfirmationGate;
   /** Whether a sign-up can be stored now, for /healthz (never a call to Supabase). */
   healthy(): boolean;
   readonly backupSettings: BackupSettings;
@@ -57,7 +64,7 @@ function buildServices(): Services & { opened: () => SubscriberList | null; stop
     list: () => (list ??= openSubscriberList(env)),
     opened: () => list,
     confirmationOn: mail.mode.kind !== "off" && (!usesSupabase || Boolean(env.SUPABASE_CONFIRM_SECRET)),
-    queueConfirmation: (_email: string) => {},
+    confirmations: NO_CONFIRMATIONS as ConfirmationGate,
     healthy: () => usesSupabase || (list?.healthy() ?? false),
     backupSettings: backupSettings(),
     stops,
@@ -131,9 +138,14 @@ export function startServices(): Services {
     onRecipient: recipientHook(list),
     lanes,
   });
-  built.queueConfirmation = (email) => {
-    outbox.enqueue({ kind: "confirm", recipient: email });
-    runner.wake();
+  const gate = confirmationGate(outbox);
+  built.confirmations = {
+    ...gate,
+    queue: (email, client, now) => {
+      const queued = gate.queue(email, client, now);
+      if (queued) runner.wake();
+      return queued;
+    },
   };
   const stopSweep = built.confirmationOn ? startExpirySweep(list) : () => {};
   built.stops.push(() => {

@@ -34,7 +34,7 @@ export function expirePending(db: DatabaseSync, now: number): string[] {
  * A sign-up with confirmation: a new address is stored pending (with its consent) and gets a mail; a pending one gets
  * another mail only when the last was asked for 24 hours ago or more; both answer "duplicate" when already there.
  */
-export function signUpPending(db: DatabaseSync, email: string, consent: Consent, now: number): SignUp {
+export function signUpPending(db: DatabaseSync, email: string, consent: Consent, now: number, mayMail = true): SignUp {
   return transaction(db, () => {
     expirePending(db, now);
     const found = db
@@ -48,9 +48,12 @@ export function signUpPending(db: DatabaseSync, email: string, consent: Consent,
       if (found.suppressed || found.state !== "pending" || found.requested > iso(now - RESEND_AFTER_MS)) {
         return { outcome: "duplicate", mail: false };
       }
+      if (!mayMail) return { outcome: "duplicate", mail: false, held: true };
       db.prepare("update newsletter_subscribers set confirm_requested_at = ? where id = ?").run(iso(now), found.id);
       return { outcome: "duplicate", mail: true };
     }
+    // Over the fair limits: answered as a new sign-up, and nothing stored, so the address can sign up again later.
+    if (!mayMail) return { outcome: "subscribed", mail: false, held: true };
     db.prepare(
       "insert or ignore into newsletter_consent_wordings (version, wording, first_used_at) values (?, ?, ?)",
     ).run(consent.version, consent.wording, iso(now));
