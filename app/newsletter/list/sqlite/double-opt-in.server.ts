@@ -4,7 +4,8 @@
  *
  * A reader is `pending` from the sign-up until they press 'Confirm' on the page their mail links to; a pending reader
  * is removed 7 days after their latest confirmation mail was asked for, and may sign up again. The token itself is
- * never stored: only its SHA-256, set when the mail is composed (so the outbox never holds it), valid for 7 days.
+ * never stored: only its SHA-256, set when the mail is composed (so the outbox never holds it), valid for 7 days. The
+ * hash of the mail before the latest one is kept too, so a second mail leaves the first one's link working.
  */
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
@@ -74,8 +75,11 @@ export function issueToken(db: DatabaseSync, email: string, tokenHash: string, n
   // A suppressed reader gets no confirmation mail: for the mail, they are gone.
   if (!row || row.suppressed) return "gone";
   if (row.state !== "pending") return "confirmed";
+  // The token mailed before stays valid for its own 7 days: a reader may open the first of two mails.
   db.prepare(
-    "update newsletter_subscribers set confirm_token_hash = ?, confirm_token_at = ? where lower(email) = lower(?)",
+    "update newsletter_subscribers set previous_confirm_token_hash = confirm_token_hash, " +
+      "previous_confirm_token_at = confirm_token_at, confirm_token_hash = ?, confirm_token_at = ? " +
+      "where lower(email) = lower(?)",
   ).run(tokenHash, iso(now), email);
   return "issued";
 }
@@ -85,15 +89,20 @@ export function issueToken(db: DatabaseSync, email: string, tokenHash: string, n
  * confirmed (a hash of a used token opens nothing), so a reused link can be told apart from a wrong one.
  */
 export function confirmByHash(db: DatabaseSync, tokenHash: string, now: number): ConfirmOutcome {
+  const validSince = iso(now - TOKEN_VALID_MS);
   const row = db
     .prepare(
-      "update newsletter_subscribers set state = 'confirmed', confirmed_at = ? " +
-        "where confirm_token_hash = ? and state = 'pending' and confirm_token_at > ? returning id",
+      "update newsletter_subscribers set state = 'confirmed', confirmed_at = ? where state = 'pending' and (" +
+        "(confirm_token_hash = ? and confirm_token_at > ?) or " +
+        "(previous_confirm_token_hash = ? and previous_confirm_token_at > ?)) returning id",
     )
-    .get(iso(now), tokenHash, iso(now - TOKEN_VALID_MS));
+    .get(iso(now), tokenHash, validSince, tokenHash, validSince);
   if (row) return "confirmed";
   const confirmed = db
-    .prepare("select 1 from newsletter_subscribers where confirm_token_hash = ? and state = 'confirmed'")
-    .get(tokenHash);
+    .prepare(
+      "select 1 from newsletter_subscribers where state = 'confirmed' and " +
+        "(confirm_token_hash = ? or previous_confirm_token_hash = ?)",
+    )
+    .get(tokenHash, tokenHash);
   return confirmed ? "already" : "unknown";
 }
