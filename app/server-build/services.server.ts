@@ -23,6 +23,7 @@ import { updateLane } from "~/newsletter/send/update-lane.server";
 import { allUpdates } from "~/updates/updates.server";
 import { backupDirectory, env } from "~/utils/env.server";
 import { type ConfirmationGate, confirmationGate } from "~/newsletter/sign-up/fair-confirmations.server";
+import { CONFIRMATION_LIMITS } from "~/newsletter/sign-up/confirmation-limits";
 
 /** Where no outbox is open (the owner's tools): every mail fits, and none is queued. */
 const NO_CONFIRMATIONS: ConfirmationGate = { room: () => ({ fits: true }), queue: () => false, logHeld: () => {} };
@@ -138,7 +139,10 @@ export function startServices(): Services {
     onRecipient: recipientHook(list),
     lanes,
   });
-  const gate = confirmationGate(outbox);
+  const gate = confirmationGate(outbox, {
+    ...CONFIRMATION_LIMITS,
+    perVisitor: env.CONFIRM_MAILS_PER_VISITOR || Infinity,
+  });
   built.confirmations = {
     ...gate,
     queue: (email, client, now) => {
