@@ -65,7 +65,7 @@ function buildServices(): Services & { opened: () => SubscriberList | null; stop
     list: () => (list ??= openSubscriberList(env)),
     opened: () => list,
     confirmationOn: mail.mode.kind !== "off" && (!usesSupabase || Boolean(env.SUPABASE_CONFIRM_SECRET)),
-    confirmations: NO_CONFIRMATIONS as ConfirmationGate,
+    confirmations: NO_CONFIRMATIONS,
     healthy: () => usesSupabase || (list?.healthy() ?? false),
     backupSettings: backupSettings(),
     stops,
