@@ -1,10 +1,10 @@
 /**
  * The stub's answers to the double opt-in functions of supabase/migrations/20261124100000_newsletter_confirmation.sql
- * (with 20261127120000's previous token: a second mail leaves the first link working)
  * (newsletter_sign_up, newsletter_issue_confirm_token, newsletter_confirm), as PostgREST sends them: a text result as
  * a JSON string, a boolean as true or false, unknown arguments as PGRST202. The stub's rows stay the one list; this
  * keeps each row's confirmation state beside it. Like the migration once a signing key is stored, a direct insert is
- * pending.
+ * pending. As 20261127120000 has it, the previous mail's token confirms too (a second mail leaves the first link
+ * working).
  *
  * Run by `node` through stub-supabase.ts too: erasable TypeScript only.
  */
