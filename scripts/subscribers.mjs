@@ -49,6 +49,13 @@ try {
         const suppressed = subscriberAdmin.countSuppressed();
         const none = suppressed ? `, ${suppressed} suppressed (bounced or complained: no mail)` : "";
         process.stderr.write(`${confirmed} confirmed, ${pending} pending${none}\n`);
+        const mails = subscriberAdmin.confirmationMails();
+        if (mails) {
+          const waiting = mails.queued + mails.sending;
+          const trouble =
+            mails.failed || mails.uncertain ? `, ${mails.failed} failed, ${mails.uncertain} uncertain` : "";
+          process.stderr.write(`confirmation mails: ${waiting} waiting, ${mails.sent} sent${trouble}\n`);
+        }
       }
       break;
     case "list":

@@ -39,6 +39,8 @@ const AUTH_REFUSED = new Set([530, 534, 535, 538]);
 const AUTH_CODES = new Set(["EAUTH", "ENOAUTH", "EOAUTH2"]);
 /** Errors about this message alone, met before any relay answered (e.g. an address Nodemailer cannot use). */
 const MESSAGE_CODES = new Set(["EENVELOPE", "EMESSAGE", "EMAXRECIPIENTS"]);
+/** Commands that open a session, before any mail: their answers concern the relay, whoever the mail is for. */
+const SESSION_COMMANDS = new Set(["EHLO", "HELO", "LHLO", "STARTTLS"]);
 
 /** The relay's words (or the error's message), one bounded line, for the outbox and the log. */
 export function smtpReason(error: unknown): string {
@@ -86,6 +88,15 @@ export function classifySmtpError(error: unknown): SmtpVerdict {
 
   if (AUTH_CODES.has(code) || (status !== undefined && AUTH_REFUSED.has(status)) || command.startsWith("AUTH")) {
     return { kind: "stop", reason };
+  }
+  // The greeting and the session's opening (EHLO, STARTTLS) are about the relay, not this reader: a 421 there is the
+  // relay too busy for anyone, so it is said as such and never counts towards giving a reader up.
+  if (command === "CONN" && status !== undefined && status >= 400) {
+    const greeting = `the relay turned the connection away at its greeting: ${reason}`;
+    return status < 500 ? { kind: "retry", reason: greeting } : { kind: "stop", reason: greeting };
+  }
+  if (SESSION_COMMANDS.has(command) && status !== undefined && status >= 400 && status < 500) {
+    return { kind: "retry", reason };
   }
   if (status !== undefined && status >= 400 && status < 500) return { kind: "retry", reason, relayAnswered: true };
   // 503 is "bad sequence of commands": a session problem, and a new connection does better.

@@ -105,8 +105,12 @@ export async function drainDue(options: DrainOptions, signal?: AbortSignal): Pro
       let room = batch - rows.length;
       const cap = options.maxPerHour?.[kind];
       if (cap !== undefined) {
-        const left = cap - outbox.sentSince(kind, now() - HOUR_MS);
-        if (left < room && outbox.nextDue([kind]) !== null) pass.capped = true;
+        const sentInHour = outbox.sentSince(kind, now() - HOUR_MS);
+        const left = cap - sentInHour;
+        if (left < room && outbox.nextDue([kind]) !== null) {
+          pass.capped = true;
+          if (left <= 0) logCapped(outbox, kind, cap, sentInHour);
+        }
         room = Math.min(room, left);
       }
       if (room <= 0) continue;
@@ -214,6 +218,16 @@ function logAttempt(row: OutboxRow, verdict: string, reason: string) {
   warnThrottled(
     `Mail: the ${row.kind} mail to ${maskEmail(row.recipient)} ${what} (attempt ${row.attempts + 1}): ${reason}`,
     `mail ${row.kind} ${verdict}`,
+  );
+}
+
+/** One line (throttled) while the hourly cap holds mails back: how many wait, and how many went in the hour. */
+function logCapped(outbox: Outbox, kind: MailKind, cap: number, sentInHour: number) {
+  const waiting = outbox.counts({ kind }).queued;
+  warnThrottled(
+    `Mail: the hourly cap holds ${waiting} ${kind} mail(s) back: ${sentInHour} sent in the last hour, at most ${cap} ` +
+      "(MAIL_MAX_PER_HOUR).",
+    `mail ${kind} hourly cap`,
   );
 }
 

@@ -48,6 +48,7 @@ export const SCHEMA = `
   create index if not exists mail_outbox_due on mail_outbox (state, next_attempt_at);
   create unique index if not exists mail_outbox_once on mail_outbox (kind, ref, lower(recipient)) where ref is not null;
   create index if not exists mail_outbox_recipient on mail_outbox (lower(recipient));
+  create index if not exists mail_outbox_created on mail_outbox (kind, created_at);
 `;
 
 export interface RawRow {

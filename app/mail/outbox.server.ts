@@ -7,7 +7,9 @@
  *              welcome to a newly confirmed reader, ref 'welcome')
  *   recipient  the address; ref: what it is about (the update's name; null for 'confirm'). (kind, ref, recipient)
  *              is unique for rows with a ref, so an update is queued once per reader however often it is enqueued.
- *   payload    JSON the composer reads (never a secret such as a confirm token: those are made at send time)
+ *   payload    JSON the composer reads (never a secret such as a confirm token: those are made at send time); a
+ *              confirmation's also holds its mailbox key and a pseudonym of the visitor who asked, for the fair limits
+ *              (app/newsletter/sign-up/fair-confirmations.server.ts) and the fair order of claims
  *   state      queued -> sending -> sent | failed | skipped, or back to queued (retry); 'uncertain' when a process
  *              died while the row was 'sending' (its lease ran out): it may or may not have left, and it is never
  *              sent again unless someone says so (requeueUncertain).
@@ -41,6 +43,7 @@ import {
   WIDEN_KINDS,
 } from "~/mail/outbox-table.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
+import { claimOrder } from "~/mail/claim-order.server";
 
 export { OUTBOX_STATES };
 export type { MailKind, OutboxRow, OutboxState, RowFilter };
@@ -87,6 +90,8 @@ export interface Outbox {
   rows(filter?: RowFilter): OutboxRow[];
   /** Mails of this kind sent since `since`, and rows of it now 'sending' (for the hourly cap). */
   sentSince(kind: MailKind, since: number): number;
+  /** Rows of this kind queued after `since`, in any state, whose payload holds `value` at `field` (the fair limits). */
+  queuedSince(kind: MailKind, since: number, field: string, value: string): number;
   /** The earliest time a queued row of these kinds is due, if any. */
   nextDue(kinds: readonly MailKind[]): number | null;
   /** Erases every row for this address, in any letter case; how many. */
@@ -162,23 +167,13 @@ export function openOutbox(file: string): Outbox {
         db,
         () => {
           uncertain.run(now, now, null);
-          const marks = kinds.map(() => "?").join(", ");
+          const order = claimOrder({ kinds, ref, limit, now });
           const raws = db
             .prepare(
-              "update mail_outbox set state = 'sending', claimed_by = ?, lease_until = ?, updated_at = ? where id in (" +
-                `select id from mail_outbox where state = 'queued' and kind in (${marks}) and next_attempt_at <= ?` +
-                (ref === undefined ? "" : " and ref = ?") +
-                " order by next_attempt_at, id limit ?) returning *",
+              "update mail_outbox set state = 'sending', claimed_by = ?, lease_until = ?, updated_at = ? " +
+                `where id in (${order.sql}) returning *`,
             )
-            .all(
-              owner,
-              now + leaseMs,
-              now,
-              ...kinds,
-              now,
-              ...(ref === undefined ? [] : [ref]),
-              limit,
-            ) as unknown as RawRow[];
+            .all(owner, now + leaseMs, now, ...order.values) as unknown as RawRow[];
           return raws.map(toRow).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
         },
         { synced: true },
@@ -223,6 +218,14 @@ export function openOutbox(file: string): Outbox {
             "((state = 'sent' and sent_at >= ?) or state = 'sending')",
         )
         .get(kind, since) as { n: number };
+      return row.n;
+    },
+    queuedSince(kind, since, field, value) {
+      const row = db
+        .prepare(
+          "select count(*) as n from mail_outbox where kind = ? and created_at > ? and json_extract(payload, ?) = ?",
+        )
+        .get(kind, since, `$.${field}`, value) as { n: number };
       return row.n;
     },
     nextDue(kinds) {

@@ -25,6 +25,11 @@ import { welcomeComposer, welcomeQueue } from "~/newsletter/welcome/welcome-comp
 import { readWelcomeFile } from "~/newsletter/welcome/welcome-file.server";
 import { allUpdates } from "~/updates/updates.server";
 import { backupDirectory, env } from "~/utils/env.server";
+import { type ConfirmationGate, confirmationGate } from "~/newsletter/sign-up/fair-confirmations.server";
+import { CONFIRMATION_LIMITS } from "~/newsletter/sign-up/confirmation-limits";
+
+/** Where no outbox is open (the owner's tools): every mail fits, and none is queued. */
+const NO_CONFIRMATIONS: ConfirmationGate = { room: () => ({ fits: true }), queue: () => false, logHeld: () => {} };
 
 export interface Services {
   readonly mail: MailSettings;
@@ -34,8 +39,11 @@ export interface Services {
   list(): SubscriberList;
   /** Whether sign-ups wait for a confirmation: mail is on, and the list can hold pending readers. */
   readonly confirmationOn: boolean;
-  /** Queues a reader's confirmation mail and wakes the runner (the server only; a no-op elsewhere). */
-  queueConfirmation(email: string): void;
+  /**
+   * The fair limits on confirmation mails, and the queue they guard (the server only: elsewhere every mail fits and
+   * none is queued). Queuing wakes the runner.
+   */
+  confirmations: ConfirmationGate;
   /** Told of a reader as they confirm: queues the owner's welcome mail when there is one (the server only). */
   welcomeReader(reader: Reader): void;
   /** Whether a sign-up can be stored now, for /healthz (never a call to Supabase). */
@@ -62,7 +70,7 @@ function buildServices(): Services & { opened: () => SubscriberList | null; stop
     list: () => (list ??= openSubscriberList(env)),
     opened: () => list,
     confirmationOn: mail.mode.kind !== "off" && (!usesSupabase || Boolean(env.SUPABASE_CONFIRM_SECRET)),
-    queueConfirmation: (_email: string) => {},
+    confirmations: NO_CONFIRMATIONS,
     welcomeReader: (_reader: Reader) => {},
     healthy: () => usesSupabase || (list?.healthy() ?? false),
     backupSettings: backupSettings(),
@@ -145,9 +153,17 @@ export function startServices(): Services {
     onRecipient: recipientHook(list),
     lanes,
   });
-  built.queueConfirmation = (email) => {
-    outbox.enqueue({ kind: "confirm", recipient: email });
-    runner.wake();
+  const gate = confirmationGate(outbox, {
+    ...CONFIRMATION_LIMITS,
+    perVisitor: env.CONFIRM_MAILS_PER_VISITOR || Infinity,
+  });
+  built.confirmations = {
+    ...gate,
+    queue: (email, client, now) => {
+      const queued = gate.queue(email, client, now);
+      if (queued) runner.wake();
+      return queued;
+    },
   };
   built.welcomeReader = welcomeQueue(outbox, runner, welcomeFile);
   const stopSweep = built.confirmationOn ? startExpirySweep(list) : () => {};

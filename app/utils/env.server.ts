@@ -146,6 +146,9 @@ const envSchema = z
         .optional(),
     ),
     MAIL_MAX_PER_HOUR: integer(1, 1_000_000, 100),
+    // Confirmation mails one visitor (client address) may cause per hour (0: no such limit); behind a proxy, only with
+    // TRUST_PROXY does each visitor count apart (app/newsletter/sign-up/confirmation-limits.ts).
+    CONFIRM_MAILS_PER_VISITOR: integer(0, 1_000_000, 10),
     // The site's address for absolute links in place of owner.siteUrl (app/utils/site-url.server.ts): a local
     // server's address (http://localhost:3000) makes captured mails link to it.
     SITE_URL: optional(

@@ -7,6 +7,7 @@
  *   reject(address)        that address is refused with a 5xx (default 550) at RCPT TO, every time
  *   refuseAuth(true)       every login is refused with 535
  *   refuseSender(true)     MAIL FROM is refused with 553
+ *   refuseGreeting(code)   every connection is greeted with this code (421: busy, try later) and closed; null ends it
  *   down() / up()          stop listening (connections refused) and listen again on the same port
  *   cutAfterData(a, n)     the next n mails to that address are received whole, then the connection is cut before the
  *                          answer to the final dot (the relay has the mail, the client never hears so)
@@ -48,6 +49,7 @@ export interface TestSmtpServer {
   reject(address: string, code?: number, text?: string): void;
   refuseAuth(on: boolean): void;
   refuseSender(on: boolean): void;
+  refuseGreeting(code: number | null, text?: string): void;
   down(): Promise<void>;
   /** Stops answering without refusing: the port accepts connections and says nothing (or only its greeting). */
   stall(afterGreeting?: boolean): Promise<void>;
@@ -69,6 +71,7 @@ export async function startSmtpServer(options: { port?: number; startTls?: boole
   let throttled = { count: 0, code: 451 };
   let authRefused = false;
   let senderRefused = false;
+  let greetingRefused: { code: number; text: string } | null = null;
   let waiters: (() => void)[] = [];
   const afterData = new Map<string, { count: number; how: "cut" | "stall" }>();
 
@@ -80,6 +83,10 @@ export async function startSmtpServer(options: { port?: number; startTls?: boole
     // down() must drop open (pooled) connections at once, as a relay that goes away does.
     closeTimeout: 100,
     size: 1024 * 1024,
+    onConnect(_session, callback) {
+      if (greetingRefused) return callback(smtpError(greetingRefused.code, greetingRefused.text));
+      callback();
+    },
     onAuth(auth, _session, callback) {
       if (authRefused) return callback(smtpError(535, "5.7.8 Authentication credentials invalid"));
       callback(null, { user: auth.username });
@@ -196,6 +203,8 @@ export async function startSmtpServer(options: { port?: number; startTls?: boole
       void rejected.set(address.toLowerCase(), { code, text }),
     refuseAuth: (on) => void (authRefused = on),
     refuseSender: (on) => void (senderRefused = on),
+    refuseGreeting: (code, text = "4.3.2 Too many connections, try again later") =>
+      void (greetingRefused = code === null ? null : { code, text }),
     down: shut,
     cutAfterData: (address, count = 1) => void afterData.set(address.toLowerCase(), { count, how: "cut" }),
     stallAfterData: (address, count = 1) => void afterData.set(address.toLowerCase(), { count, how: "stall" }),

@@ -3,7 +3,8 @@
  * (newsletter_sign_up, newsletter_issue_confirm_token, newsletter_confirm), as PostgREST sends them: a text result as
  * a JSON string, a boolean as true or false, unknown arguments as PGRST202. The stub's rows stay the one list; this
  * keeps each row's confirmation state beside it. Like the migration once a signing key is stored, a direct insert is
- * pending.
+ * pending. As 20261127120000 has it, the previous mail's token confirms too (a second mail leaves the first link
+ * working).
  *
  * Run by `node` through stub-supabase.ts too: erasable TypeScript only.
  */
@@ -26,6 +27,8 @@ export interface ConfirmRecord {
   requestedAt: number;
   tokenHash: string | null;
   tokenAt: number | null;
+  previousHash?: string | null;
+  previousAt?: number | null;
   page: string | null;
   version: string | null;
 }
@@ -115,6 +118,8 @@ export function createConfirmRpcs(signingKey: string, rows: ConfirmRows, now: ()
     if (!rows.has(lower) || rows.suppressed(lower)) return "gone";
     const record = records.get(lower);
     if (!record || record.state !== "pending") return "confirmed";
+    record.previousHash = record.tokenHash;
+    record.previousAt = record.tokenAt;
     record.tokenHash = String(args.token_hash);
     record.tokenAt = now();
     return "issued";
@@ -124,9 +129,12 @@ export function createConfirmRpcs(signingKey: string, rows: ConfirmRows, now: ()
   const confirm = (token: string): "confirmed" | "already" | "unknown" => {
     const hash = createHash("sha256").update(token).digest("hex");
     for (const [lower, record] of records) {
-      if (!rows.has(lower) || rows.suppressed(lower) || record.tokenHash !== hash) continue;
-      const valid = record.tokenAt !== null && record.tokenAt > now() - 7 * DAY_MS;
-      if (record.state === "pending" && valid) {
+      const valid = (at: number | null | undefined) => typeof at === "number" && at > now() - 7 * DAY_MS;
+      const mine = record.tokenHash === hash || record.previousHash === hash;
+      if (!rows.has(lower) || rows.suppressed(lower) || !mine) continue;
+      const latest = record.tokenHash === hash && valid(record.tokenAt);
+      const previous = record.previousHash === hash && valid(record.previousAt);
+      if (record.state === "pending" && (latest || previous)) {
         record.state = "confirmed";
         return "confirmed";
       }

@@ -128,6 +128,37 @@ describe("double opt-in in the embedded store", () => {
     });
   });
 
+  it("keeps the first mail's link working after a second mail, each for its own 7 days; the one before stops", () => {
+    signUpPending(db, "twice@example.com", consent, T0);
+    issueToken(db, "twice@example.com", "hash-first", T0);
+    issueToken(db, "twice@example.com", "hash-second", T0 + DAY_MS);
+    // The first link dies with its own week, whatever the second's.
+    expect(confirmByHash(db, "hash-first", T0 + 7 * DAY_MS)).toBe("unknown");
+    issueToken(db, "twice@example.com", "hash-third", T0 + 2 * DAY_MS);
+    // Two mails back is one too many: only the latest and the one before open.
+    expect(confirmByHash(db, "hash-first", T0 + 2 * DAY_MS)).toBe("unknown");
+    expect(confirmByHash(db, "hash-second", T0 + 2 * DAY_MS + 1)).toBe("confirmed");
+    expect(confirmByHash(db, "hash-third", T0 + 2 * DAY_MS + 2)).toBe("already");
+    expect(confirmByHash(db, "hash-second", T0 + 2 * DAY_MS + 3)).toBe("already");
+  });
+
+  it("stores nothing when the fair limits hold the mail back, and answers as the spec does", () => {
+    expect(signUpPending(db, "held@example.com", consent, T0, false)).toEqual({
+      outcome: "subscribed",
+      mail: false,
+      held: true,
+    });
+    expect(countByState(db)).toEqual({ confirmed: 0, pending: 0 });
+    // Later, within the limits, the same address is a new sign-up with its first mail.
+    expect(signUpPending(db, "held@example.com", consent, T0 + 1)).toEqual({ outcome: "subscribed", mail: true });
+    // A reminder due after 24 hours is held back the same way, the request time left as it was.
+    expect(signUpPending(db, "held@example.com", consent, T0 + DAY_MS + 1, false)).toMatchObject({ held: true });
+    expect(signUpPending(db, "held@example.com", consent, T0 + DAY_MS + 2)).toEqual({
+      outcome: "duplicate",
+      mail: true,
+    });
+  });
+
   it("lets a pending reader unsubscribe, and keeps readers from before as confirmed", async () => {
     await store.signUp("before@example.com");
     expect(consentRecord(db, "before@example.com")).toMatchObject({

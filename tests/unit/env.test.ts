@@ -92,6 +92,7 @@ describe("parseEnv", () => {
       WELCOME_FILE: "/content/welcome.md",
       // The mail path's defaults (mail itself stays off without SMTP_URL).
       MAIL_MAX_PER_HOUR: 100,
+      CONFIRM_MAILS_PER_VISITOR: 10,
       MAIL_RATE_PER_SECOND: 2,
     });
   });

@@ -147,3 +147,31 @@ describe("classifySmtpError on a failed TLS handshake (issue 39)", () => {
     });
   });
 });
+
+describe("classifySmtpError at the greeting (issue 39)", () => {
+  // As Nodemailer reports a greeting other than 220: EPROTOCOL, the relay's line in `response`, command CONN.
+  const greeting = (line: string) =>
+    Object.assign(new Error(`Invalid greeting. response=${line}: ${line}`), {
+      code: "EPROTOCOL",
+      responseCode: Number(line.slice(0, 3)),
+      response: line,
+      command: "CONN",
+    });
+
+  it("a 421 is a wait in the relay's own words, never counted against the reader", () => {
+    expect(classifySmtpError(greeting("421 4.3.2 Too many connections, try again later"))).toEqual({
+      kind: "retry",
+      reason: "the relay turned the connection away at its greeting: 421 4.3.2 Too many connections, try again later",
+    });
+    expect(classifySmtpError(smtp(421, "EHLO"))).toEqual({ kind: "retry", reason: "421 words of the relay" });
+    // A 4xx about the mail itself still counts towards giving up after 72 hours.
+    expect(classifySmtpError(smtp(452, "RCPT TO"))).toMatchObject({ kind: "retry", relayAnswered: true });
+  });
+
+  it("a 554 at the greeting stops the sending, saying where", () => {
+    expect(classifySmtpError(greeting("554 5.7.1 You are not welcome here"))).toEqual({
+      kind: "stop",
+      reason: "the relay turned the connection away at its greeting: 554 5.7.1 You are not welcome here",
+    });
+  });
+});

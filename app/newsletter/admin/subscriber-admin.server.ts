@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { owner } from "~/content/site";
-import { openOutbox } from "~/mail/outbox.server";
+import { openOutbox, type OutboxState } from "~/mail/outbox.server";
 import { importTarget } from "~/newsletter/admin/import/list-target.server";
 import { runImport } from "~/newsletter/admin/import/run-import.server";
 import { subscribersCsv } from "~/newsletter/admin/subscribers-csv.server";
@@ -40,6 +40,18 @@ function eraseOutboxRows(services: () => AdminServices, email: string): number {
   }
 }
 
+/** Confirmation mails by state in the outbox (waiting: queued or being sent); null when there is no outbox yet. */
+function confirmationMails(services: () => AdminServices): Record<OutboxState, number> | null {
+  const { outboxFile } = services().mail;
+  if (!existsSync(outboxFile)) return null;
+  const outbox = openOutbox(outboxFile);
+  try {
+    return outbox.counts({ kind: "confirm" });
+  } finally {
+    outbox.close();
+  }
+}
+
 /**
  * The owner's tools over the embedded list (`npm run subscribers`, scripts/subscribers.mjs), exported by the server
  * build so they run wherever the server runs, the Docker image included.
@@ -63,6 +75,8 @@ export function subscriberTools(services: () => AdminServices) {
     countByState: (): { confirmed: number; pending: number } => ownerOperations(services).countByState(),
     /** Readers who get no mail again. */
     countSuppressed: (): number => ownerOperations(services).countSuppressed(),
+    /** Confirmation mails in the outbox by state (null: no outbox file), for `count`: what waits, what went. */
+    confirmationMails: () => confirmationMails(services),
     /** Brings readers from another tool's export into the list (or, with dryRun, says what it would do). */
     import: (file: string, dryRun: boolean, out: { write(text: string): unknown }) =>
       runImport({ file, dryRun, list: importTarget(ownerOperations(services)), now: new Date(), out }),

@@ -30,14 +30,18 @@ export interface Consent {
 
 /**
  * How a sign-up is stored: `confirmed` at once (mail is off, so nobody could confirm), or `pending` with the consent
- * the reader gave, until they press 'Confirm' on the page their mail links to.
+ * the reader gave, until they press 'Confirm' on the page their mail links to. `mayMail: false` (the fair limits on
+ * confirmation mails are reached): a sign-up that would need a mail stores nothing and is answered as if it had.
  */
-export type SignUpRequest = { state: "confirmed" } | { state: "pending"; consent: Consent; now: number };
+export type SignUpRequest =
+  { state: "confirmed" } | { state: "pending"; consent: Consent; now: number; mayMail?: boolean };
 
 export interface SignUp {
   outcome: SubscribeOutcome;
   /** Whether a confirmation mail is to be queued now (a pending sign-up, new or due a reminder). */
   mail: boolean;
+  /** A mail was due, but `mayMail: false` held it back: nothing was stored. */
+  held?: boolean;
 }
 
 /** What a confirm link found: the reader confirmed now, confirmed before with it, or nothing it opens. */

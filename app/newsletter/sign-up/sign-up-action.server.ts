@@ -119,7 +119,7 @@ async function decide(request: Request, client: string): Promise<Decision | "far
   }
 
   const page = consentPageOf(request.headers.get("referer"), request.url);
-  const outcome = await signUp(submission.value.email, page);
+  const outcome = await signUp(submission.value.email, page, client);
   if (outcome === "duplicate") console.info(`Newsletter: ${maskEmail(submission.value.email)} is already subscribed.`);
   // On success the form starts empty again (Conform resets it); otherwise the address stays for another try.
   const result = outcome === "subscribed" ? submission.reply({ resetForm: true }) : submission.reply();

@@ -4,7 +4,8 @@
  *
  * A reader is `pending` from the sign-up until they press 'Confirm' on the page their mail links to; a pending reader
  * is removed 7 days after their latest confirmation mail was asked for, and may sign up again. The token itself is
- * never stored: only its SHA-256, set when the mail is composed (so the outbox never holds it), valid for 7 days.
+ * never stored: only its SHA-256, set when the mail is composed (so the outbox never holds it), valid for 7 days. The
+ * hash of the mail before the latest one is kept too, so a second mail leaves the first one's link working.
  */
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
@@ -34,7 +35,7 @@ export function expirePending(db: DatabaseSync, now: number): string[] {
  * A sign-up with confirmation: a new address is stored pending (with its consent) and gets a mail; a pending one gets
  * another mail only when the last was asked for 24 hours ago or more; both answer "duplicate" when already there.
  */
-export function signUpPending(db: DatabaseSync, email: string, consent: Consent, now: number): SignUp {
+export function signUpPending(db: DatabaseSync, email: string, consent: Consent, now: number, mayMail = true): SignUp {
   return transaction(db, () => {
     expirePending(db, now);
     const found = db
@@ -48,9 +49,12 @@ export function signUpPending(db: DatabaseSync, email: string, consent: Consent,
       if (found.suppressed || found.state !== "pending" || found.requested > iso(now - RESEND_AFTER_MS)) {
         return { outcome: "duplicate", mail: false };
       }
+      if (!mayMail) return { outcome: "duplicate", mail: false, held: true };
       db.prepare("update newsletter_subscribers set confirm_requested_at = ? where id = ?").run(iso(now), found.id);
       return { outcome: "duplicate", mail: true };
     }
+    // Over the fair limits: answered as a new sign-up, and nothing stored, so the address can sign up again later.
+    if (!mayMail) return { outcome: "subscribed", mail: false, held: true };
     db.prepare(
       "insert or ignore into newsletter_consent_wordings (version, wording, first_used_at) values (?, ?, ?)",
     ).run(consent.version, consent.wording, iso(now));
@@ -71,8 +75,11 @@ export function issueToken(db: DatabaseSync, email: string, tokenHash: string, n
   // A suppressed reader gets no confirmation mail: for the mail, they are gone.
   if (!row || row.suppressed) return "gone";
   if (row.state !== "pending") return "confirmed";
+  // The token mailed before stays valid for its own 7 days: a reader may open the first of two mails.
   db.prepare(
-    "update newsletter_subscribers set confirm_token_hash = ?, confirm_token_at = ? where lower(email) = lower(?)",
+    "update newsletter_subscribers set previous_confirm_token_hash = confirm_token_hash, " +
+      "previous_confirm_token_at = confirm_token_at, confirm_token_hash = ?, confirm_token_at = ? " +
+      "where lower(email) = lower(?)",
   ).run(tokenHash, iso(now), email);
   return "issued";
 }
@@ -87,19 +94,25 @@ export function confirmByHash(
   now: number,
   onConfirmed?: (reader: Reader) => void,
 ): ConfirmOutcome {
+  const validSince = iso(now - TOKEN_VALID_MS);
   const row = db
     .prepare(
-      "update newsletter_subscribers set state = 'confirmed', confirmed_at = ? " +
-        "where confirm_token_hash = ? and state = 'pending' and confirm_token_at > ? returning email, unsubscribe_token",
+      "update newsletter_subscribers set state = 'confirmed', confirmed_at = ? where state = 'pending' and (" +
+        "(confirm_token_hash = ? and confirm_token_at > ?) or " +
+        "(previous_confirm_token_hash = ? and previous_confirm_token_at > ?)) returning email, unsubscribe_token",
     )
-    .get(iso(now), tokenHash, iso(now - TOKEN_VALID_MS)) as { email: string; unsubscribe_token: string } | undefined;
+    .get(iso(now), tokenHash, validSince, tokenHash, validSince) as
+    { email: string; unsubscribe_token: string } | undefined;
   if (row) {
     // Once: only the update that turned the reader from pending to confirmed returns a row.
     onConfirmed?.({ email: row.email, token: row.unsubscribe_token });
     return "confirmed";
   }
   const confirmed = db
-    .prepare("select 1 from newsletter_subscribers where confirm_token_hash = ? and state = 'confirmed'")
-    .get(tokenHash);
+    .prepare(
+      "select 1 from newsletter_subscribers where state = 'confirmed' and " +
+        "(confirm_token_hash = ? or previous_confirm_token_hash = ?)",
+    )
+    .get(tokenHash, tokenHash);
   return confirmed ? "already" : "unknown";
 }

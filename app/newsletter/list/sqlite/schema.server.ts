@@ -68,6 +68,14 @@ export const MIGRATIONS: readonly ((db: DatabaseSync) => void)[] = [
   (db) => addColumnIfMissing(db, "newsletter_subscribers", "suppressed_detail", "text"),
   (db) => addColumnIfMissing(db, "newsletter_subscribers", "soft_bounces", "integer not null default 0"),
   (db) => addColumnIfMissing(db, "newsletter_subscribers", "last_soft_bounce_at", "text"),
+  // The token of the mail before the latest one (./double-opt-in.server.ts): a second mail keeps the first link working.
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "previous_confirm_token_hash", "text"),
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "previous_confirm_token_at", "text"),
+  (db) =>
+    db.exec(
+      "create index if not exists newsletter_subscribers_previous_confirm_token " +
+        "on newsletter_subscribers (previous_confirm_token_hash)",
+    ),
 ];
 
 /** Brings `db` to the current schema (see MIGRATIONS). */

@@ -28,7 +28,7 @@ function mark(db: DatabaseSync, found: Found, reason: SuppressReason, detail: st
   // A pending reader's mailed link stops working: a suppressed address cannot be confirmed into a send.
   db.prepare(
     "update newsletter_subscribers set suppressed_reason = ?, suppressed_at = ?, suppressed_detail = ?, " +
-      "confirm_token_hash = null where id = ?",
+      "confirm_token_hash = null, previous_confirm_token_hash = null where id = ?",
   ).run(reason, at.toISOString(), detail, found.id);
   // A complaint is the reader leaving the list: their token is remembered as a left one, so no restore brings them back.
   if (reason === "complained" && found.token) {

@@ -31,7 +31,7 @@ export function signUp(live: LiveConnection, health: FileHealth, email: string, 
       health.report(problem);
       throw new StoreUnwritable();
     }
-    const result = signUpPending(live.current.db, email, request.consent, request.now);
+    const result = signUpPending(live.current.db, email, request.consent, request.now, request.mayMail);
     health.wrote(true);
     return result;
   } catch (error) {

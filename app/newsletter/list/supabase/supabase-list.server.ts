@@ -66,6 +66,8 @@ export function openSupabaseList(options: SupabaseListOptions): SupabaseList {
       if (request.state === "confirmed") return { outcome: await writes.subscribe(email), mail: false };
       try {
         if (!confirmations) return await noConfirmations();
+        // Over the fair limits the database is not asked: the sign-up is answered as new, and nothing is stored.
+        if (request.mayMail === false) return { outcome: "subscribed", mail: false, held: true };
         return await confirmations.signUp(email, request.consent);
       } catch (error) {
         console.error(`Newsletter: the sign-up of ${maskEmail(email)} failed: ${describeCause(error)}`);

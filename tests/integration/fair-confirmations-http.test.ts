@@ -1,0 +1,184 @@
+/**
+ * Fair confirmations through the production server over HTTP, with a real SMTP server on loopback (issue 39): a flood
+ * of sign-ups in every spelling of one Gmail address, from a handful of visitors behind a trusted proxy, puts at most 3
+ * mails in that inbox, and a real reader who signs up during the flood gets their confirmation within a minute. Needs
+ * `npm run build` first (`npm test` does it).
+ */
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
+import { mailboxKey } from "~/newsletter/sign-up/mailbox-key";
+import { getHome, postForm, storedEmails } from "../support/newsletter-http";
+import { inPool, serverHarness, type ServerProcess } from "../support/production-server";
+import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
+import { subscribers } from "../support/subscribers-cli";
+
+const harness = serverHarness("fair-confirmations-");
+const FROM = "Alex Placeholder <updates@example.com>";
+let relay: TestSmtpServer;
+
+beforeEach(async () => {
+  relay = await startSmtpServer();
+});
+afterEach(async () => {
+  await harness.cleanup();
+  await relay.close();
+});
+
+/** The server behind a proxy it trusts, the per-minute sign-up limit off (the flood is limited by the mail limits). */
+const start = (dataDir: string, extra: Record<string, string> = {}) =>
+  harness.start({
+    SMTP_URL: relay.url(),
+    MAIL_FROM: FROM,
+    DATA_DIR: dataDir,
+    TRUST_PROXY: "true",
+    SUBSCRIBE_RATE_LIMIT_PER_MINUTE: "0",
+    MAIL_RATE_PER_SECOND: "200",
+    ...extra,
+  });
+
+async function signUpVia(server: ServerProcess, email: string, client: string) {
+  const posted = await postForm(server.url, new URLSearchParams({ email, website: "" }), {
+    "Content-Type": "application/x-www-form-urlencoded",
+    "X-Forwarded-For": client,
+  });
+  return (await getHome(server.url, posted.cookie)).toast;
+}
+
+/** 130 spellings of one Gmail mailbox: +tags, dots, letter case, googlemail.com. */
+function spellings(count: number): string[] {
+  const name = "victim";
+  return Array.from({ length: count }, (_, n) => {
+    // Dots after any of the first five letters (32 patterns), then +tags; every other one at googlemail.com.
+    const dots = name
+      .split("")
+      .map((char, i) => (((n % 32) >> i) & 1 ? `${char}.` : char))
+      .join("")
+      .replace(/\.$/, "");
+    const local = n < 32 ? dots : `${dots}+${n}`;
+    const domain = n % 2 === 0 ? "gmail.com" : "GoogleMail.com";
+    return `${n % 5 === 0 ? local.toUpperCase() : local}@${domain}`;
+  });
+}
+
+function confirmRows(dataDir: string): { recipient: string; state: string }[] {
+  const db = new DatabaseSync(path.join(dataDir, "mail-outbox.sqlite"), { readOnly: true });
+  try {
+    return db.prepare("select recipient, state from mail_outbox where kind = 'confirm' order by id").all() as {
+      recipient: string;
+      state: string;
+    }[];
+  } finally {
+    db.close();
+  }
+}
+
+const VISITORS = ["203.0.113.1", "203.0.113.2", "203.0.113.3", "203.0.113.4", "203.0.113.5"];
+
+describe("a flood of sign-ups against one mailbox", () => {
+  it("puts at most 3 mails in that mailbox, and a real reader's confirmation arrives within a minute", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await start(dataDir);
+    const addresses = spellings(130);
+    expect(new Set(addresses).size).toBe(130);
+    expect(new Set(addresses.map(mailboxKey))).toEqual(new Set(["victim@gmail.com"]));
+
+    let readerAskedAt = 0;
+    const toasts = await inPool(addresses, 8, async (email) => {
+      const index = addresses.indexOf(email);
+      if (index === 65) {
+        readerAskedAt = Date.now();
+        expect(await signUpVia(server, "real.reader@example.org", "198.51.100.77")).toMatchObject({
+          message: SUBSCRIBED_TOAST.message,
+        });
+      }
+      return signUpVia(server, email, VISITORS[index % VISITORS.length]!);
+    });
+    // Every one of them is answered as the spec answers a new sign-up: the flooder learns nothing.
+    expect(toasts.every((toast) => toast?.message === SUBSCRIBED_TOAST.message)).toBe(true);
+
+    const readerMail = relay.waitForMails(1, 60_000).then(async () => {
+      for (let n = 0; n < 600; n++) {
+        const found = relay.mails.find((mail) => mail.envelopeTo[0] === "real.reader@example.org");
+        if (found) return found;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return null;
+    });
+    const found = await readerMail;
+    expect(found).not.toBeNull();
+    const readerSeconds = (found!.at - readerAskedAt) / 1000;
+    expect(readerSeconds).toBeLessThan(60);
+
+    // The outbox holds every mail that will ever go for this flood: 3 for the mailbox, 1 for the reader.
+    const rows = confirmRows(dataDir);
+    expect(rows).toHaveLength(4);
+    await relay.waitForMails(4, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const inVictimsBox = relay.mails.filter((mail) => mailboxKey(mail.envelopeTo[0]!) === "victim@gmail.com");
+    expect(inVictimsBox).toHaveLength(3);
+    // Held-back sign-ups stored nothing: only the three that got a mail are pending, besides the reader.
+    expect(storedEmails(dataDir)).toHaveLength(4);
+    console.info(
+      `fair confirmations: ${inVictimsBox.length} mails reached the flooded mailbox; the real reader's came in ${readerSeconds.toFixed(2)} s`,
+    );
+
+    // The owner's log says so in a few lines, masked.
+    const log = server.output();
+    expect(log).toMatch(
+      /a confirmation mail for v\*\*\*@(gmail|GoogleMail)\.com is held back .* had 3 in 24 h, at most 3/i,
+    );
+    expect(log.split("\n").filter((line) => line.includes("held back (not queued")).length).toBeLessThanOrEqual(6);
+    expect(log).not.toMatch(/victim|v\.i\.c|real\.reader/i);
+
+    const count = await subscribers(dataDir, ["count"]);
+    expect(count.stderr).toContain("0 confirmed, 4 pending");
+    expect(count.stderr).toContain("confirmation mails: 0 waiting, 4 sent");
+
+    // A restart starts from the same counts: they are the outbox's rows.
+    await server.stop();
+    const again = await start(dataDir);
+    expect(await signUpVia(again, "V.I.C.T.I.M+after@googlemail.com", "192.0.2.200")).toMatchObject({
+      message: SUBSCRIBED_TOAST.message,
+    });
+    expect(await signUpVia(again, "after.restart@example.org", "192.0.2.201")).toMatchObject({
+      message: SUBSCRIBED_TOAST.message,
+    });
+    await relay.waitForMails(5, 30_000);
+    expect(confirmRows(dataDir).map((row) => row.recipient)).toEqual([
+      ...rows.map((row) => row.recipient),
+      "after.restart@example.org",
+    ]);
+  }, 120_000);
+
+  it("keeps one visitor at 10 confirmation mails an hour, and another visitor's mail goes at once", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await start(dataDir);
+    const flood = Array.from({ length: 15 }, (_, n) => `flood${n}@example.com`);
+    const toasts = await inPool(flood, 4, (email) => signUpVia(server, email, "203.0.113.9"));
+    expect(toasts.every((toast) => toast?.message === SUBSCRIBED_TOAST.message)).toBe(true);
+    expect(await signUpVia(server, "neighbour@example.org", "198.51.100.1")).toMatchObject({ type: "success" });
+    await relay.waitForMails(11, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(relay.mails.map((mail) => mail.envelopeTo[0])).toContain("neighbour@example.org");
+    expect(relay.mails.filter((mail) => mail.envelopeTo[0]!.startsWith("flood"))).toHaveLength(10);
+    expect(server.output()).toMatch(/visitor 203\.0\.113\.9 had 10 in 1 h, at most 10/);
+  }, 60_000);
+
+  it("says once that the hourly cap holds mails back, and count tells waiting from sent", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await start(dataDir, { MAIL_MAX_PER_HOUR: "2" });
+    for (let n = 0; n < 4; n++) {
+      expect(await signUpVia(server, `capped${n}@example.com`, `192.0.2.${n + 1}`)).toMatchObject({ type: "success" });
+    }
+    await relay.waitForMails(2, 30_000);
+    await server.waitForOutput("Mail: the hourly cap holds", 10_000);
+    expect(server.output()).toMatch(
+      /the hourly cap holds 2 confirm mail\(s\) back: 2 sent in the last hour, at most 2/,
+    );
+    expect(relay.mails).toHaveLength(2);
+    const count = await subscribers(dataDir, ["count"]);
+    expect(count.stderr).toContain("confirmation mails: 2 waiting, 2 sent");
+  }, 60_000);
+});
