@@ -29,7 +29,8 @@ if (!command || command === "help" || command === "--help") fail(USAGE, command 
 
 const hooks = await loadBuild();
 const { subscriberAdmin } = hooks;
-if (subscriberAdmin.usesSupabase()) fail(subscriberAdmin.supabaseHint, 2);
+// The import alone reaches a Supabase list, with the service role key given to this command (it says so without it).
+if (subscriberAdmin.usesSupabase() && command !== "import") fail(subscriberAdmin.supabaseHint, 2);
 
 /** The live list, opened here rather than when the build loads: a file that cannot be opened says why itself. */
 function open() {
@@ -107,7 +108,6 @@ try {
     case "import": {
       const file = args.find((arg) => arg !== "--dry-run");
       if (!file || args.length > 2) fail("Usage: npm run subscribers -- import <file> [--dry-run]", 2);
-      open();
       const result = await subscriberAdmin.import(file, args.includes("--dry-run"), process.stderr);
       process.exitCode = result.exitCode;
       break;

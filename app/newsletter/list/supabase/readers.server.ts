@@ -13,7 +13,7 @@ export const READERS_FRESH_FOR_MS = 5_000;
 type Page = PromiseLike<{ data: unknown[] | null; error: { message: string } | null }>;
 
 /** Every row a paged query gives, page by page (PostgREST answers at most PAGE rows at a time). */
-async function everyRow<Row>(page: (from: number, to: number) => Page): Promise<Row[]> {
+export async function everyRow<Row>(page: (from: number, to: number) => Page): Promise<Row[]> {
   const rows: Row[] = [];
   for (let index = 0; index < MAX_PAGES; index++) {
     const { data, error } = await page(index * PAGE, index * PAGE + PAGE - 1);
