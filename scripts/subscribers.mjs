@@ -13,7 +13,8 @@ const USAGE = `Usage: npm run subscribers -- <command>
   show <address>      everything kept about one reader: sign-up, confirmation, page, the wording agreed to
   import <file> [--dry-run]  brings readers from a Substack, Buttondown, Mailchimp, Kit or Ghost export, or a file
                       of one address a line: new, valid addresses come in confirmed; those the file says left or
-                      bounced come in suppressed; --dry-run says what would happen and writes nothing
+                      bounced come in suppressed; --dry-run says what would happen and writes nothing; with the
+                      list in Supabase, give this command SUPABASE_SERVICE_ROLE_KEY (never the web server)
   unsuppress <address>  lets a suppressed reader (bounced or complained) be mailed again, e.g. a mailbox that was full
   remove <address>    erases an address from the list and its mails from the outbox (any letter case)
   backup <file>       a consistent copy of the list's database, safe while the server runs

@@ -38,13 +38,14 @@ describe("npm run subscribers -- import, with the list in Supabase", () => {
     stub.reset();
     stub.seedEmails("ivan@example.com");
     const run = await importing("substack.csv");
-    expect(run.code).not.toBe(0);
+    expect(run.code).toBe(1);
     expect(run.stderr).toContain("SUPABASE_SERVICE_ROLE_KEY=<key> npm run subscribers -- import <file.csv>");
     expect(run.stderr).toContain("never put it in the web server's environment");
     // A wrong key: Supabase's own words, and nothing written.
     const wrong = await importing("substack.csv", "not-the-key");
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain("Supabase did not give the list: Invalid API key");
+    expect(wrong.stderr).not.toContain("not-the-key");
     expect(stub.imports.calls).toBe(0);
     expect(stub.storedEmails).toEqual(["ivan@example.com"]);
     // The other subcommands still point at the dashboard, key or not.
@@ -67,6 +68,7 @@ describe("npm run subscribers -- import, with the list in Supabase", () => {
     for (const file of ["mailchimp-subscribed.csv", "mailchimp-unsubscribed.csv", "substack.csv"]) {
       const run = await importing(file, SERVICE_KEY);
       expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout + run.stderr).not.toContain(SERVICE_KEY);
     }
     // Substack: grace's subscription ended and linus turned mail off; Mailchimp: karen unsubscribed there. Neither
     // someone@localhost (refused by the sign-up rule) nor Ivan@Example.com (on the list already) comes in.
