@@ -13,7 +13,8 @@ const USAGE = `Usage: npm run subscribers -- <command>
   show <address>      everything kept about one reader: sign-up, confirmation, page, the wording agreed to
   import <file> [--dry-run]  brings readers from a Substack, Buttondown, Mailchimp, Kit or Ghost export, or a file
                       of one address a line: new, valid addresses come in confirmed; those the file says left or
-                      bounced come in suppressed; --dry-run says what would happen and writes nothing
+                      bounced come in suppressed; --dry-run says what would happen and writes nothing; with the
+                      list in Supabase, give this command SUPABASE_SERVICE_ROLE_KEY (never the web server)
   unsuppress <address>  lets a suppressed reader (bounced or complained) be mailed again, e.g. a mailbox that was full
   remove <address>    erases an address from the list and its mails from the outbox (any letter case)
   backup <file>       a consistent copy of the list's database, safe while the server runs
@@ -29,7 +30,8 @@ if (!command || command === "help" || command === "--help") fail(USAGE, command 
 
 const hooks = await loadBuild();
 const { subscriberAdmin } = hooks;
-if (subscriberAdmin.usesSupabase()) fail(subscriberAdmin.supabaseHint, 2);
+// The import alone reaches a Supabase list, with the service role key given to this command (it says so without it).
+if (subscriberAdmin.usesSupabase() && command !== "import") fail(subscriberAdmin.supabaseHint, 2);
 
 /** The live list, opened here rather than when the build loads: a file that cannot be opened says why itself. */
 function open() {
@@ -114,7 +116,6 @@ try {
     case "import": {
       const file = args.find((arg) => arg !== "--dry-run");
       if (!file || args.length > 2) fail("Usage: npm run subscribers -- import <file> [--dry-run]", 2);
-      open();
       const result = await subscriberAdmin.import(file, args.includes("--dry-run"), process.stderr);
       process.exitCode = result.exitCode;
       break;

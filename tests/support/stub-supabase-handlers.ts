@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { isRecord } from "./stub-supabase-behaviours.ts";
 import type { ConfirmRpcs } from "./stub-supabase-confirm.ts";
+import type { ImportRpc } from "./stub-supabase-import.ts";
 import type { SuppressionRpcs } from "./stub-supabase-suppression.ts";
 import {
   checkRow,
@@ -45,6 +46,8 @@ export interface StubData {
   readonly serviceRoleKey: string | undefined;
   /** The suppression functions and what they recorded. */
   readonly suppression: SuppressionRpcs;
+  /** The import function (the service role's alone) and what it stored. */
+  readonly imports: ImportRpc;
 }
 
 /** How a handler answers: now or after a delay, or never (until reset or close). */
@@ -182,6 +185,8 @@ export const handleRpc: Service = (data, io, response, request, name) => {
   if (!serviceRole && rejectKey(data, io, response, request)) return;
   const suppressionReply = request.method === "POST" ? data.suppression.handle(name, request.body, serviceRole) : null;
   if (suppressionReply) return io.send(response, json(suppressionReply.status, suppressionReply.body));
+  const importReply = request.method === "POST" ? data.imports.handle(name, request.body, serviceRole) : null;
+  if (importReply) return io.send(response, json(importReply.status, importReply.body));
   const confirmReply = request.method === "POST" ? data.confirmations?.handle(name, request.body) : null;
   if (confirmReply) return io.send(response, json(confirmReply.status, confirmReply.body));
   if (name !== UNSUBSCRIBE_FUNCTION || request.method !== "POST") {

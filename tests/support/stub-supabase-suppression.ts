@@ -12,7 +12,8 @@ const SIGNATURE_WINDOW_MS = 10 * 60_000;
 const SOFT_BOUNCES_TO_SUPPRESS = 3;
 
 export interface SuppressionRecord {
-  reason: "bounced" | "complained" | null;
+  /** 'unsubscribed' only from an import (stub-supabase-import.ts): the reader left at the other tool. */
+  reason: "bounced" | "complained" | "unsubscribed" | null;
   detail: string | null;
   at: number | null;
   softBounces: number;
@@ -23,6 +24,8 @@ export interface SuppressionRpcs {
   /** The reader's suppression and soft bounces (lower-cased address), or undefined when none was ever recorded. */
   recordOf(email: string): SuppressionRecord | undefined;
   isSuppressed(email: string): boolean;
+  /** Records a suppression as a new row's columns hold it (an import of a reader who left or bounced elsewhere). */
+  record(email: string, reason: NonNullable<SuppressionRecord["reason"]>, detail: string, at: number): void;
   /** A new row starts with nothing recorded (the address left and came back). */
   forget(email: string): void;
   /** Calls of these functions, whatever their outcome. */
@@ -131,6 +134,9 @@ export function createSuppressionRpcs(
     recordOf: (email) => records.get(email.toLowerCase()),
     isSuppressed: (email) => has(email.toLowerCase()) && Boolean(records.get(email.toLowerCase())?.reason),
     forget: (email) => void records.delete(email.toLowerCase()),
+    record(email, reason, detail, at) {
+      records.set(email.toLowerCase(), { reason, detail, at, softBounces: 0, lastSoftAt: null });
+    },
     get calls() {
       return calls;
     },

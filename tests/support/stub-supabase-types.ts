@@ -2,6 +2,7 @@
 // Run by plain node too (stub-supabase-main.ts): erasable TypeScript only, type-only imports marked `type`.
 
 import type { ConfirmRows, ConfirmRpcs } from "./stub-supabase-confirm.ts";
+import type { ImportRpc } from "./stub-supabase-import.ts";
 import type { SuppressionRpcs } from "./stub-supabase-suppression.ts";
 export const TABLE = "newsletter_subscribers";
 export const FUNCTION_NAME = "get-latest-tweet";
@@ -92,6 +93,8 @@ export interface StubSupabase {
   readonly confirmations: ConfirmRpcs | null;
   /** The suppression functions' state (always answered, as the migration is applied). */
   readonly suppression: SuppressionRpcs;
+  /** The import function's state (always answered, as the migration is applied). */
+  readonly imports: ImportRpc;
   state(): StubState;
   close(): Promise<void>;
 }

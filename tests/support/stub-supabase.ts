@@ -28,6 +28,7 @@ import {
   storeEmail,
 } from "./stub-supabase-handlers.ts";
 import { CORS_HEADERS, headerRecord, json, parseJson, readBody, type Reply } from "./stub-supabase-replies.ts";
+import { createImportRpc } from "./stub-supabase-import.ts";
 import { createSuppressionRpcs } from "./stub-supabase-suppression.ts";
 import {
   FAKE_ANON_KEY,
@@ -41,7 +42,7 @@ export * from "./stub-supabase-types.ts";
 export { parseFunctionBehaviour, parseInsertBehaviour } from "./stub-supabase-behaviours.ts";
 
 /** A stub that has seen nothing, holds no address and answers as the real services do. */
-const emptyData = (): Omit<StubData, "anonKey" | "confirmations" | "serviceRoleKey" | "suppression"> => ({
+const emptyData = (): Omit<StubData, "anonKey" | "confirmations" | "serviceRoleKey" | "suppression" | "imports"> => ({
   requests: [],
   inserts: [],
   insertCalls: 0,
@@ -70,6 +71,11 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
         suppressed: (lower) => data.suppression.isSuppressed(lower),
       }) ?? null,
     suppression: createSuppressionRpcs(options.signingKey, (lower) => data.stored.has(lower)),
+    imports: createImportRpc({
+      has: (lower) => data.stored.has(lower),
+      add: (email) => storeEmail(data, email),
+      suppress: (email, reason, detail, at) => data.suppression.record(email, reason, detail, at),
+    }),
     ...emptyData(),
   };
   const hung = new Set<ServerResponse>();
@@ -121,6 +127,7 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     Object.assign(data, emptyData());
     data.confirmations?.reset();
     data.suppression.reset();
+    data.imports.reset();
     dropPending();
   }
 
@@ -242,6 +249,7 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     state,
     confirmations: data.confirmations,
     suppression: data.suppression,
+    imports: data.imports,
     close() {
       dropPending();
       return new Promise<void>((resolve, reject) => {

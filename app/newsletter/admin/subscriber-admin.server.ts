@@ -2,11 +2,12 @@ import { existsSync } from "node:fs";
 import { owner } from "~/content/site";
 import { openOutbox, type OutboxState } from "~/mail/outbox.server";
 import { importTarget } from "~/newsletter/admin/import/list-target.server";
-import { runImport } from "~/newsletter/admin/import/run-import.server";
+import { type ImportTarget, runImport } from "~/newsletter/admin/import/run-import.server";
 import { subscribersCsv } from "~/newsletter/admin/subscribers-csv.server";
 import { listBackups } from "~/newsletter/backups/backup-folder.server";
 import { restoreBackup } from "~/newsletter/backups/restore.server";
 import { SUPABASE_OWNER_HINT } from "~/newsletter/list/open-list.server";
+import { supabaseImported } from "~/newsletter/list/supabase/imported.server";
 import { WHOLE_FILE } from "~/newsletter/list/sqlite/sqlite-list.server";
 import type { ConsentRecord, OwnerOperations, SubscriberList } from "~/newsletter/list/subscriber-list.server";
 import type { BackupSettings } from "~/newsletter/backups/automatic-backups.server";
@@ -26,6 +27,19 @@ function ownerOperations(services: () => AdminServices): OwnerOperations {
   const operations = services().list().owner;
   if (!operations) throw new Error("The list lives in Supabase.");
   return operations;
+}
+
+/** Where the import command writes: the embedded list, or Supabase with the service role key given to the command. */
+function importList(services: () => AdminServices): ImportTarget {
+  if (!services().usesSupabase) return importTarget(ownerOperations(services));
+  if (!env.SUPABASE_URL || !env.SUPABASE_SERVICE_ROLE_KEY) {
+    throw new Error(
+      "The list lives in Supabase, and importing into it takes the service role key, which only this command is given:\n" +
+        "  SUPABASE_SERVICE_ROLE_KEY=<key> npm run subscribers -- import <file.csv> [--dry-run]\n" +
+        "(Supabase dashboard → Project Settings → API keys; never put it in the web server's environment.)",
+    );
+  }
+  return importTarget(supabaseImported({ url: env.SUPABASE_URL, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY }));
 }
 
 /** Erases every outbox row for an address (`remove` erases everything about it); none when there is no outbox. */
@@ -77,9 +91,12 @@ export function subscriberTools(services: () => AdminServices) {
     countSuppressed: (): number => ownerOperations(services).countSuppressed(),
     /** Confirmation mails in the outbox by state (null: no outbox file), for `count`: what waits, what went. */
     confirmationMails: () => confirmationMails(services),
-    /** Brings readers from another tool's export into the list (or, with dryRun, says what it would do). */
+    /**
+     * Brings readers from another tool's export into the list (or, with dryRun, says what it would do); with Supabase,
+     * through the service role key given to the command (throws saying where it goes when it is not).
+     */
     import: (file: string, dryRun: boolean, out: { write(text: string): unknown }) =>
-      runImport({ file, dryRun, list: importTarget(ownerOperations(services)), now: new Date(), out }),
+      runImport({ file, dryRun, list: importList(services), now: new Date(), out }),
     /** Lifts a reader's suppression (a mailbox that was full); whether they were suppressed. */
     unsuppress: (email: string): Promise<boolean> => services().list().unsuppress(email),
     /** Erases an address from the list and from the mail outbox; whether it was on the list, and outbox rows erased. */

@@ -217,7 +217,7 @@ export interface SubscriberList {
   /** Lifts the suppression; whether the address was suppressed. */
   unsuppress(email: string): Promise<boolean>;
   /** Every suppressed address (lower-cased) and why, for the owner's `status`. Throws when the list cannot be read. */
-  suppressedAddresses(): Promise<Map<string, SuppressReason>>;
+  suppressedAddresses(): Promise<Map<string, Suppression["reason"]>>;
   /** Whether a sign-up can be stored now (/healthz): never a network call. */
   healthy(): boolean;
   /** The owner's operations; null where the list lives in Supabase (its dashboard is the owner's tool there). */

@@ -8,7 +8,7 @@ import { sendCounts } from "~/newsletter/send/send-command.server";
 import { formatWait, type RelayWait } from "~/newsletter/send/progress.server";
 import { allUpdates } from "~/updates/updates.server";
 import { env } from "~/utils/env.server";
-import type { SuppressReason } from "~/newsletter/list/subscriber-list.server";
+import type { Suppression } from "~/newsletter/list/subscriber-list.server";
 
 type Counts = Omit<ReturnType<typeof sendCounts>, "wait"> & { wait?: RelayWait | null };
 
@@ -54,7 +54,7 @@ export function statusLine(
 }
 
 /** Each send's recipients suppressed now, by reason. */
-function refusalsOf(outbox: Outbox, name: string, reasons: ReadonlyMap<string, SuppressReason>): Refusals {
+function refusalsOf(outbox: Outbox, name: string, reasons: ReadonlyMap<string, Suppression["reason"]>): Refusals {
   const refusals: Refusals = { bounced: 0, complained: 0 };
   for (const row of outbox.rows({ kind: "update", ref: name })) {
     const reason = reasons.get(row.recipient.toLowerCase());
@@ -76,7 +76,10 @@ function otherSkipsOf(outbox: Outbox, name: string): Map<string, number> {
  * Every update's line. `suppressed` (the list's suppressed addresses) adds each send's bounced and complained; null
  * when the list could not be read, which `unread` says why.
  */
-export function updatesStatus(suppressed: ReadonlyMap<string, SuppressReason> | null = null, unread?: string): string {
+export function updatesStatus(
+  suppressed: ReadonlyMap<string, Suppression["reason"]> | null = null,
+  unread?: string,
+): string {
   const settings = mailSettingsOf(env);
   const updates = allUpdates();
   if (updates.length === 0) return "No updates yet: write one in the updates folder (docs/newsletter.md).\n";

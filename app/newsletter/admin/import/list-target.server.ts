@@ -1,8 +1,15 @@
-// The import's target over the list's owner operations (the embedded store): each reader stored confirmed with
-// their consent record, suppressed when the file says they left, bounced or complained at the other tool.
+// The import's target over the list's owner operations (the embedded store) or the Supabase adapter's import calls:
+// each reader stored confirmed with their consent record, suppressed when the file says they left, bounced or
+// complained at the other tool.
 import { describeImportConsent, type ImportConsent } from "~/newsletter/admin/import/consent.server";
 import type { ImportTarget } from "~/newsletter/admin/import/run-import.server";
 import type { ImportedRow, OwnerOperations } from "~/newsletter/list/subscriber-list.server";
+
+/** Either store's way in: the embedded one answers at once, Supabase by a promise. */
+interface ImportingList {
+  has: OwnerOperations["has"] | ((email: string) => Promise<boolean>);
+  addImported: OwnerOperations["addImported"] | ((row: ImportedRow) => Promise<boolean>);
+}
 
 const rowOf = (email: string, consent: ImportConsent): ImportedRow => ({
   email,
@@ -12,7 +19,7 @@ const rowOf = (email: string, consent: ImportConsent): ImportedRow => ({
   suppression: null,
 });
 
-export function importTarget(owner: Pick<OwnerOperations, "has" | "addImported">): ImportTarget {
+export function importTarget(owner: ImportingList): ImportTarget {
   return {
     has: (email) => owner.has(email),
     addConfirmed: (reader, consent) => owner.addImported(rowOf(reader.email, consent)),

@@ -2,7 +2,12 @@
 // row) or whose reader pressed "spam" gets no mail of any kind again until the owner lifts it. The row stays (so a
 // new sign-up is a duplicate and an import cannot revive it); only the owner's `unsuppress` clears it.
 import type { DatabaseSync } from "node:sqlite";
-import type { SoftBounceOutcome, SuppressOutcome, SuppressReason } from "~/newsletter/list/subscriber-list.server";
+import type {
+  SoftBounceOutcome,
+  Suppression,
+  SuppressOutcome,
+  SuppressReason,
+} from "~/newsletter/list/subscriber-list.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
 
 /** Soft bounces in a row (no delivery between) that make a reader suppressed as bounced. */
@@ -82,12 +87,12 @@ export function delivered(db: DatabaseSync, email: string): void {
 }
 
 /** Every suppressed address, lower-cased, with its reason. */
-export function suppressedAddresses(db: DatabaseSync): Map<string, SuppressReason> {
+export function suppressedAddresses(db: DatabaseSync): Map<string, Suppression["reason"]> {
   const rows = db
     .prepare(
       "select email, suppressed_reason as reason from newsletter_subscribers where suppressed_reason is not null",
     )
-    .all() as { email: string; reason: SuppressReason }[];
+    .all() as { email: string; reason: Suppression["reason"] }[];
   return new Map(rows.map((row) => [row.email.toLowerCase(), row.reason]));
 }
 

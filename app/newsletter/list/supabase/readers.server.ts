@@ -1,7 +1,7 @@
 // The readers of a send, from Supabase. The list can only be read with the service role key, which the update command
 // alone is given (SUPABASE_SERVICE_ROLE_KEY in its own environment): the web server never holds a key that reads
 // addresses, so there `readers` and `isReader` refuse, saying so.
-import type { Reader, SuppressReason } from "~/newsletter/list/subscriber-list.server";
+import type { Reader, Suppression } from "~/newsletter/list/subscriber-list.server";
 import { createServerSupabaseClient } from "~/utils/supabase.server";
 
 const PAGE = 1000;
@@ -13,7 +13,7 @@ export const READERS_FRESH_FOR_MS = 5_000;
 type Page = PromiseLike<{ data: unknown[] | null; error: { message: string } | null }>;
 
 /** Every row a paged query gives, page by page (PostgREST answers at most PAGE rows at a time). */
-async function everyRow<Row>(page: (from: number, to: number) => Page): Promise<Row[]> {
+export async function everyRow<Row>(page: (from: number, to: number) => Page): Promise<Row[]> {
   const rows: Row[] = [];
   for (let index = 0; index < MAX_PAGES; index++) {
     const { data, error } = await page(index * PAGE, index * PAGE + PAGE - 1);
@@ -52,10 +52,10 @@ export function readConfirmedReaders(
 }
 
 /** Every suppressed address (lower-cased) and why, for the owner's `status`. */
-export function readSuppressed(url: string, serviceRoleKey: string): () => Promise<Map<string, SuppressReason>> {
+export function readSuppressed(url: string, serviceRoleKey: string): () => Promise<Map<string, Suppression["reason"]>> {
   const client = createServerSupabaseClient(url, serviceRoleKey);
   return async () => {
-    const rows = await everyRow<{ email: string; suppressed_reason: SuppressReason }>((from, to) =>
+    const rows = await everyRow<{ email: string; suppressed_reason: Suppression["reason"] }>((from, to) =>
       client
         .from("newsletter_subscribers")
         .select("email, suppressed_reason")
