@@ -1,7 +1,7 @@
 -- The readers who get no mail again, and why: the Supabase twin of `npm run subscribers -- list` and `unsuppress`.
 -- Paste it in the SQL editor and run it. `why` is `bounced` (the relay refused the address for good, or three soft
--- bounces in a row) or `complained` (the reader pressed "spam": they left the list); `relay_said` is the relay's
--- words. Readers with soft bounces counted but not yet suppressed are listed too, with `why` empty.
+-- bounces in a row), `complained` (the reader pressed "spam": they left the list) or `unsubscribed` (they had left
+-- the tool an import came from); `relay_said` is the relay's words, or what the imported file said. Readers with soft bounces counted but not yet suppressed are listed too, with `why` empty.
 select
   s.email,
   s.state,
