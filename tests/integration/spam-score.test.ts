@@ -1,15 +1,18 @@
 /**
  * SpamAssassin's verdict on every kind of mail as it leaves the product (issues 41 and 44: "SpamAssassin 0.0, local
- * tests"): an update with a heading, a quote, a list and a link, its test copy, and the server's confirmation, each
- * captured by a real SMTP server on loopback and scored by Debian's `spamassassin` with its local rules only (no
- * network, no Bayes database: what a receiver's rules see in the mail itself). `.ci/run` installs it when missing.
+ * tests"): an update with a heading, a quote, a list and a link, its test copy, the server's confirmation and the
+ * owner's welcome, each captured by a real SMTP server on loopback and scored by Debian's `spamassassin` with its local
+ * rules only (no network, no Bayes database: what a receiver's rules see in the mail itself). `.ci/run` installs it
+ * when missing.
  */
 import { spawn } from "node:child_process";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { confirmTokenIn, pressConfirm } from "../support/confirm-link";
 import { subscribe } from "../support/newsletter-http";
 import { addReaders, FROM, newsletter } from "../support/newsletter-cli";
 import { sendSetupPerTest } from "../support/newsletter-send-setup";
-import { serverHarness } from "../support/production-server";
+import { ROOT, serverHarness } from "../support/production-server";
 import { type ReceivedMail, startSmtpServer } from "../support/smtp-server";
 
 const NAME = "2026-11-20-first-launch";
@@ -71,14 +74,25 @@ describe("SpamAssassin, local rules", () => {
     expect(verdict.score, verdict.rules).toBeLessThanOrEqual(0);
   }, 90_000);
 
-  it("scores the server's confirmation 0 or below", async () => {
+  it("scores the server's confirmation and the welcome that follows it 0 or below", async () => {
     const relay = await startSmtpServer();
     try {
-      const server = await harness.start({ SMTP_URL: relay.url(), MAIL_FROM: FROM, DATA_DIR: harness.scratchDir() });
+      const server = await harness.start({
+        SMTP_URL: relay.url(),
+        MAIL_FROM: FROM,
+        DATA_DIR: harness.scratchDir(),
+        WELCOME_FILE: path.join(ROOT, "tests/fixtures/welcome/welcome.md"),
+      });
       await subscribe(server.url, "new@example.org");
-      const [mail] = await relay.waitForMails(1, 10_000);
-      const verdict = await spamScore(mail!);
+      const [confirmation] = await relay.waitForMails(1, 10_000);
+      const verdict = await spamScore(confirmation!);
       expect(verdict.score, verdict.rules).toBeLessThanOrEqual(0);
+
+      expect((await pressConfirm(server.url, confirmTokenIn(confirmation!.parsed.text ?? "")!)).status).toBe(200);
+      const [, welcome] = await relay.waitForMails(2, 10_000);
+      expect(welcome!.parsed.subject).toMatch(/^Welcome/);
+      const welcomeVerdict = await spamScore(welcome!);
+      expect(welcomeVerdict.score, welcomeVerdict.rules).toBeLessThanOrEqual(0);
     } finally {
       await relay.close();
     }
