@@ -146,7 +146,7 @@ export function startServices(): Services {
     outbox,
     transport,
     composers: {
-      confirm: confirmationComposer(list),
+      confirm: confirmationComposer(list, env.SESSION_SECRET),
       update: updateComposer(mail.from, list),
       welcome: welcomeComposer(mail.from, list, welcomeFile),
     },

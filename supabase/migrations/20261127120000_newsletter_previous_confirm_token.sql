@@ -10,7 +10,8 @@ alter table public.newsletter_subscribers
 create index if not exists newsletter_subscribers_previous_confirm_token_hash
   on public.newsletter_subscribers (previous_confirm_token_hash);
 
--- As in 20261127000100, but the token it replaces becomes the previous one instead of being lost.
+-- As in 20261127000100, but the token it replaces becomes the previous one instead of being lost. The same token
+-- again (the server retrying the same mail) keeps the previous one as it is.
 create or replace function public.newsletter_issue_confirm_token(
   address text, token_hash text, issued_at bigint, signature text
 )
@@ -39,7 +40,10 @@ begin
   if not found or found_reason is not null then return 'gone'; end if;
   if found_state <> 'pending' then return 'confirmed'; end if;
   update public.newsletter_subscribers s
-    set previous_confirm_token_hash = s.confirm_token_hash, previous_confirm_token_at = s.confirm_token_at,
+    set previous_confirm_token_hash = case when s.confirm_token_hash = token_hash
+        then s.previous_confirm_token_hash else s.confirm_token_hash end,
+      previous_confirm_token_at = case when s.confirm_token_hash = token_hash
+        then s.previous_confirm_token_at else s.confirm_token_at end,
       confirm_token_hash = token_hash, confirm_token_at = now()
     where lower(s.email) = lower(address);
   return 'issued';

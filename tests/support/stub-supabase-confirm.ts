@@ -118,8 +118,11 @@ export function createConfirmRpcs(signingKey: string, rows: ConfirmRows, now: ()
     if (!rows.has(lower) || rows.suppressed(lower)) return "gone";
     const record = records.get(lower);
     if (!record || record.state !== "pending") return "confirmed";
-    record.previousHash = record.tokenHash;
-    record.previousAt = record.tokenAt;
+    // The same token again (a retry of the same mail) keeps the one before it.
+    if (record.tokenHash !== String(args.token_hash)) {
+      record.previousHash = record.tokenHash;
+      record.previousAt = record.tokenAt;
+    }
     record.tokenHash = String(args.token_hash);
     record.tokenAt = now();
     return "issued";

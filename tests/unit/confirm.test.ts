@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { confirmToken } from "~/newsletter/confirm/confirmation-composer.server";
 import { confirmationMail, confirmLink } from "~/newsletter/confirm/confirmation-mail.server";
 import {
   confirmByHash,
@@ -140,6 +141,25 @@ describe("double opt-in in the embedded store", () => {
     expect(confirmByHash(db, "hash-second", T0 + 2 * DAY_MS + 1)).toBe("confirmed");
     expect(confirmByHash(db, "hash-third", T0 + 2 * DAY_MS + 2)).toBe("already");
     expect(confirmByHash(db, "hash-second", T0 + 2 * DAY_MS + 3)).toBe("already");
+  });
+
+  it("keeps the first mail's link when the second mail is retried with its own token again", () => {
+    signUpPending(db, "retried@example.com", consent, T0);
+    issueToken(db, "retried@example.com", "hash-first", T0);
+    // The second mail: a 4xx, then two more attempts at the same mail, each issuing the same token.
+    for (const attempt of [0, 1, 2]) issueToken(db, "retried@example.com", "hash-second", T0 + DAY_MS + attempt);
+    expect(confirmByHash(db, "hash-first", T0 + DAY_MS + 3)).toBe("confirmed");
+  });
+
+  it("gives every attempt at one confirmation mail the same token, and another mail another", () => {
+    const row = { id: 7, createdAt: T0, recipient: "Reader@Example.com" };
+    const token = confirmToken("s".repeat(32), row);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(confirmToken("s".repeat(32), { ...row, recipient: "reader@example.com" })).toBe(token);
+    expect(confirmToken("s".repeat(32), { ...row, id: 8 })).not.toBe(token);
+    expect(confirmToken("s".repeat(32), { ...row, createdAt: T0 + 1 })).not.toBe(token);
+    // Without the secret nobody can make it.
+    expect(confirmToken("t".repeat(32), row)).not.toBe(token);
   });
 
   it("stores nothing when the fair limits hold the mail back, and answers as the spec does", () => {

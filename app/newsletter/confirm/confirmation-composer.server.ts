@@ -5,7 +5,7 @@
  * SUPABASE_CONFIRM_SECRET is set (its database checks the server's signature). The composition root
  * (app/server-build/services.server.ts) hands this composer to the engine for 'confirm' rows.
  */
-import { randomBytes } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { owner } from "~/content/site";
 import type { Composer } from "~/mail/drain.server";
 import { siteUrl } from "~/utils/site-url.server";
@@ -19,10 +19,21 @@ export const isConfirmToken = (value: unknown): value is string => typeof value 
 
 const HOUR_MS = 60 * 60_000;
 
-/** The composer of 'confirm' rows: a fresh token, its hash stored now, the token only in the mail. */
-export function confirmationComposer(list: SubscriberList, now: () => number = Date.now): Composer {
+/**
+ * The token of one confirmation mail: the same for every attempt at that mail (a retry after a 4xx, a resend of an
+ * uncertain one), so a retry never pushes the reader's earlier mail's link out; another mail (another outbox row) has
+ * another. Unguessable without `secret` (SESSION_SECRET); only its hash is stored.
+ */
+export function confirmToken(secret: string, row: { id: number; createdAt: number; recipient: string }): string {
+  return createHmac("sha256", secret)
+    .update(`confirm\n${row.id}\n${row.createdAt}\n${row.recipient.toLowerCase()}`)
+    .digest("base64url");
+}
+
+/** The composer of 'confirm' rows: the mail's token, its hash stored now, the token only in the mail. */
+export function confirmationComposer(list: SubscriberList, secret: string, now: () => number = Date.now): Composer {
   return async (row) => {
-    const token = randomBytes(32).toString("base64url");
+    const token = confirmToken(secret, row);
     const issued = await list.issueConfirmToken(row.recipient, hashToken(token), now());
     if (issued !== "issued") return { skip: issued === "gone" ? "no longer on the list" : "already confirmed" };
     return { message: confirmationMail(row.recipient, token, { ownerName: owner.name, siteUrl: siteUrl() }) };

@@ -75,11 +75,13 @@ export function issueToken(db: DatabaseSync, email: string, tokenHash: string, n
   // A suppressed reader gets no confirmation mail: for the mail, they are gone.
   if (!row || row.suppressed) return "gone";
   if (row.state !== "pending") return "confirmed";
-  // The token mailed before stays valid for its own 7 days: a reader may open the first of two mails.
+  // The token mailed before stays valid for its own 7 days: a reader may open the first of two mails. The same token
+  // again (a retry of the same mail) keeps the one before it.
   db.prepare(
-    "update newsletter_subscribers set previous_confirm_token_hash = confirm_token_hash, " +
-      "previous_confirm_token_at = confirm_token_at, confirm_token_hash = ?, confirm_token_at = ? " +
-      "where lower(email) = lower(?)",
+    "update newsletter_subscribers set " +
+      "previous_confirm_token_hash = iif(confirm_token_hash = ?1, previous_confirm_token_hash, confirm_token_hash), " +
+      "previous_confirm_token_at = iif(confirm_token_hash = ?1, previous_confirm_token_at, confirm_token_at), " +
+      "confirm_token_hash = ?1, confirm_token_at = ?2 where lower(email) = lower(?3)",
   ).run(tokenHash, iso(now), email);
   return "issued";
 }
