@@ -285,7 +285,6 @@ export const siteContent = {
   heroStats,
   showcaseCopy,
   footerCopy,
-  latestPostCopy,
   projectSummary,
   challenge: { lengthInDays: challenge.lengthInDays, targetProjects: challenge.targetProjects },
 };

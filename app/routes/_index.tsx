@@ -7,7 +7,7 @@ import { Hero } from "~/components/hero";
 import { LatestPostCard } from "~/components/latest-post-card";
 import { Showcase } from "~/components/showcase";
 import { useShowToast } from "~/components/toast";
-import { projects, siteContent } from "~/content/site";
+import { latestPostCopy, projects, siteContent } from "~/content/site";
 import { getLatestPost } from "~/latest-post/latest-post.server";
 import { challengeToday } from "~/utils/today.server";
 import { jsonForScript, profilePage } from "~/sharing/structured-data.server";
@@ -20,9 +20,11 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader(_args: LoaderFunctionArgs) {
   const { days } = challengeToday();
-  const latestPost = await getLatestPost();
+  const post = await getLatestPost();
   // Serialized here, on the server: the page only places the text (see Index).
   const structuredData = jsonForScript(profilePage(siteContent));
+  // The card's words travel with the card: a page without a post carries none of them.
+  const latestPost = post ? { post, copy: latestPostCopy } : null;
   return { days, projects, latestPost, content: siteContent, structuredData };
 }
 
@@ -85,7 +87,7 @@ export default function Index() {
           daysLeft={days.daysLeft}
           latestPost={
             latestPost ? (
-              <LatestPostCard post={latestPost} profile={content.links.social} copy={content.latestPostCopy} />
+              <LatestPostCard post={latestPost.post} profile={content.links.social} copy={latestPost.copy} />
             ) : null
           }
           getUpdates={signUp.getUpdates}

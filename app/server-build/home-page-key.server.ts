@@ -37,7 +37,8 @@ export const RENDERED_KEY_HEADER = "x-home-page-key";
 /** The facts of the home page's loader (routes/_index) that the key is made of. */
 interface HomePageFacts {
   days: Pick<ChallengeDays, "today">;
-  latestPost: LatestPost | null;
+  /** The card's post and its words, or null when the page has no card. */
+  latestPost: { post: LatestPost } | null;
 }
 
 /**
@@ -47,5 +48,5 @@ interface HomePageFacts {
 export function renderedHomePageKey(context: EntryContext): string | null {
   const facts = context.staticHandlerContext.loaderData["routes/_index"] as HomePageFacts | undefined;
   if (!facts?.days) return null;
-  return encodeURIComponent(keyOf(facts.days.today, facts.latestPost));
+  return encodeURIComponent(keyOf(facts.days.today, facts.latestPost?.post ?? null));
 }

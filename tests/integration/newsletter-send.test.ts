@@ -189,18 +189,21 @@ describe("npm run newsletter -- send", () => {
   });
 
   it("refuses a second send while one is under way", async () => {
-    // 15 s of sending at 2 a second: room for two more commands to start (a second or two each) while it goes on.
     await addReaders(setup.dataDir, readers(30));
     const env = setup.env({ MAIL_RATE_PER_SECOND: "2" });
     const first = startNewsletter(env, ["send", NAME]);
     try {
       await setup.relay.waitForMails(1);
+      // The first send is held mid-way (its process stopped, alive, holding the lock and its rows' two-minute lease)
+      // while two more commands start: however slow the machine, it is still under way when they look.
+      first.kill("SIGSTOP");
       const second = await newsletter(env, ["send", NAME]);
       expect(second.code).toBe(3);
       expect(second.stderr).toContain(`An update is being sent already (${NAME}, process ${first.pid}`);
       const status = await newsletter(env, ["status"]);
       expect(status.stdout).toMatch(new RegExp(`^${NAME}\tsending, sent to \\d+ of 30`, "m"));
     } finally {
+      first.kill("SIGCONT");
       expect(await exited(first)).toBe(0);
     }
     expect([...perRecipient(setup.relay.mails).values()].every((n) => n === 1)).toBe(true);
