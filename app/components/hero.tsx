@@ -59,7 +59,9 @@ export function Hero({
 
         {latestPost}
 
-        <div className="mt-8 max-w-2xl rounded-2xl border border-edge-accent bg-surface p-6 text-left shadow-sm">
+        {/* Every block in this centred column has a width of its own, not its content's: a first paint made while the
+            document is still arriving (a slow phone) shows it where it stays, so nothing shifts when the rest comes. */}
+        <div className="mt-8 w-full max-w-2xl rounded-2xl border border-edge-accent bg-surface p-6 text-left shadow-sm">
           <h2 className="text-xl font-bold text-ink">{heroCopy.challengeTitle}</h2>
           <p className="mt-2 text-ink-soft">{heroCopy.challengeText}</p>
           <p className="mt-2 text-sm font-medium text-link">
@@ -67,13 +69,13 @@ export function Hero({
           </p>
         </div>
 
-        <div className="mt-8 flex flex-col items-center gap-3 sm:flex-row">
-          <button type="button" {...getUpdates} className="btn-accent">
+        <div className="mt-8 grid w-full max-w-xs gap-3 sm:max-w-md sm:grid-cols-2">
+          <button type="button" {...getUpdates} className="btn-accent w-full">
             {heroCopy.getUpdates}
           </button>
           <ExternalLink
             href={links.professional.href}
-            className="inline-flex min-h-11 items-center justify-center rounded-full border border-edge-strong bg-surface px-6 py-3 font-semibold text-ink shadow-sm transition hover:border-edge-control"
+            className="inline-flex min-h-11 w-full items-center justify-center rounded-full border border-edge-strong bg-surface px-6 py-3 font-semibold text-ink shadow-sm transition hover:border-edge-control"
           >
             {heroCopy.connect}
           </ExternalLink>
