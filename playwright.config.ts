@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { freePort, productionEnv } from "./tests/support/server-process.mjs";
-import { FAKE_ANON_KEY } from "./tests/support/stub-supabase";
+import { FAKE_ANON_KEY } from "./tests/support/stub-supabase/stub";
 
 // Workers load this file too: the ports and data directories are chosen once, in the main process, and inherited.
 // Playwright starts the servers on them (webServer, below) and stops them after the run.
@@ -60,7 +60,7 @@ export default defineConfig({
   // productionEnv's (tests/support/server-process.mjs): every variable the app reads set explicitly.
   webServer: [
     {
-      command: "node tests/support/stub-supabase-main.ts",
+      command: "node tests/support/stub-supabase/main.ts",
       url: `${process.env.E2E_STUB_URL}/__stub/state`,
       env: { STUB_PORT: process.env.E2E_STUB_PORT, STUB_ANON_KEY: process.env.E2E_STUB_ANON_KEY },
       gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },

@@ -25,6 +25,7 @@ import { useHydrated } from "~/utils/use-hydrated";
 import stylesheet from "~/tailwind.css";
 import { readFlash } from "~/utils/toast.server";
 import { newsletterCopy } from "~/content/site";
+import { statusCopy } from "~/content/status-copy";
 
 /** What the last form post flashed: the toast to show, and the form's reply for Conform; whether app/perf/ is on. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -56,7 +57,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data
     ? [{ title: data.meta.title }, ...data.meta.tags]
-    : [{ title: "Something went wrong" }, { name: "robots", content: "noindex" }];
+    : [{ title: statusCopy.failure.heading }, { name: "robots", content: "noindex" }];
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
@@ -110,5 +111,5 @@ export default function App() {
 
 export function ErrorBoundary() {
   // Reached only by an unexpected error: the visitor still gets a page, the details stay in the server log.
-  return <StatusPage heading="Something went wrong" text="Please try again later." reloadHome />;
+  return <StatusPage heading={statusCopy.failure.heading} text={statusCopy.failure.text} reloadHome />;
 }

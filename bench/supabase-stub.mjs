@@ -1,4 +1,4 @@
-// The Supabase stand-in of the tests (tests/support/stub-supabase.ts), as its own process: it answers a latest post,
+// The Supabase stand-in of the tests (tests/support/stub-supabase/stub.ts), as its own process: it answers a latest post,
 // and the benchmark makes its edge function hang for the page-time measure.
 import { startProcess } from "./processes.mjs";
 
@@ -6,7 +6,7 @@ export async function startSupabaseStub() {
   const stub = await startProcess(
     "stub-supabase",
     process.execPath,
-    ["tests/support/stub-supabase-main.ts"],
+    ["tests/support/stub-supabase/main.ts"],
     { ...process.env, STUB_PORT: "0" },
     (output) => {
       const match = /ready at (\S+) anonKey=(\S+)/.exec(output);

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { statusCopy } from "~/content/status-copy";
 
 interface StatusPageProps {
   heading: ReactNode;
@@ -38,7 +39,7 @@ export function StatusPage({
         reloadDocument={reloadHome}
         className={notFound ? "btn-accent mt-8" : "mt-8 font-semibold text-link underline underline-offset-4"}
       >
-        Return to Home
+        {statusCopy.returnHome}
       </Link>
     </main>
   );

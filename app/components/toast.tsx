@@ -10,6 +10,7 @@ import {
   type ReactNode,
 } from "react";
 import { createPortal } from "react-dom";
+import { statusCopy } from "~/content/status-copy";
 import type { ShownToast, ToastView } from "~/utils/toast-view";
 
 const TOAST_VISIBLE_MS = 6_000;
@@ -136,7 +137,7 @@ function Toast({ toast, onDismiss }: { toast: ShownToast; onDismiss: () => void 
         className="absolute right-2 top-2 inline-flex h-11 w-11 items-center justify-center rounded-full text-xl leading-none hover:bg-tint"
       >
         <span aria-hidden="true">×</span>
-        <span className="sr-only">Dismiss notification</span>
+        <span className="sr-only">{statusCopy.dismissToast}</span>
       </a>
     </div>
   );

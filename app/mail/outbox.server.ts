@@ -142,6 +142,14 @@ export function openOutbox(file: string): Outbox {
       "'the sending process stopped during the attempt') where state = 'sending' and (lease_until < ? or claimed_by = ?)",
   );
 
+  // Both run on a sign-up's request path (the hourly cap and the fair limits), so they are prepared once.
+  const countSentSince = db.prepare(
+    "select count(*) as n from mail_outbox where kind = ? and ((state = 'sent' and sent_at >= ?) or state = 'sending')",
+  );
+  const countQueuedSince = db.prepare(
+    "select count(*) as n from mail_outbox where kind = ? and created_at > ? and json_extract(payload, ?) = ?",
+  );
+
   const enqueueOne = (mail: NewMail, now: number): number | null => {
     const result = insert.run(
       mail.kind,
@@ -211,23 +219,9 @@ export function openOutbox(file: string): Outbox {
         toRow,
       );
     },
-    sentSince(kind, since) {
-      const row = db
-        .prepare(
-          "select count(*) as n from mail_outbox where kind = ? and " +
-            "((state = 'sent' and sent_at >= ?) or state = 'sending')",
-        )
-        .get(kind, since) as { n: number };
-      return row.n;
-    },
-    queuedSince(kind, since, field, value) {
-      const row = db
-        .prepare(
-          "select count(*) as n from mail_outbox where kind = ? and created_at > ? and json_extract(payload, ?) = ?",
-        )
-        .get(kind, since, `$.${field}`, value) as { n: number };
-      return row.n;
-    },
+    sentSince: (kind, since) => (countSentSince.get(kind, since) as { n: number }).n,
+    queuedSince: (kind, since, field, value) =>
+      (countQueuedSince.get(kind, since, `$.${field}`, value) as { n: number }).n,
     nextDue(kinds) {
       if (kinds.length === 0) return null;
       const marks = kinds.map(() => "?").join(", ");

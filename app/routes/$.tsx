@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { StatusPage } from "~/components/status-page";
+import { notFoundTitle, statusCopy } from "~/content/status-copy";
 import { logField, logNotFound } from "~/utils/log.server";
 import type { loader as rootLoader } from "~/root";
 
@@ -13,10 +14,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
   const site = matches.find((match) => match.id === "root")?.data?.meta.title;
-  return [{ title: site ? `Page not found · ${site}` : "Page not found" }, { name: "robots", content: "noindex" }];
+  return [{ title: notFoundTitle(site) }, { name: "robots", content: "noindex" }];
 };
 
-const NotFound = () => <StatusPage heading="404" text="Oops! Page not found" notFound />;
+const NotFound = () => <StatusPage heading={statusCopy.notFound.heading} text={statusCopy.notFound.text} notFound />;
 
 export function ErrorBoundary() {
   const error = useRouteError();

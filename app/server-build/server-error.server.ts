@@ -1,11 +1,12 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
+import { statusCopy } from "~/content/status-copy";
 import { describeCause, logField, warnThrottled } from "~/utils/log.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
 import { staticPage } from "~/server-build/static-page.server";
 
 // The root error boundary's words, as a page of its own: it is sent when Remix itself could not run (a request it
 // cannot turn into a URL, a fault in the server around it), so nothing here may depend on the app rendering.
-const SERVER_ERROR_PAGE = staticPage("Something went wrong", "Please try again later.");
+const SERVER_ERROR_PAGE = staticPage(statusCopy.failure.heading, statusCopy.failure.text);
 
 /** The status an error asks for when it is the client's doing (a 4xx from a middleware), else 500. */
 function statusOf(error: unknown): number {

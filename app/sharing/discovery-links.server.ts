@@ -1,5 +1,5 @@
 import { owner } from "~/content/site";
-import { FEED_PATH, FEED_TYPE, feedTitle } from "~/updates/feed.server";
+import { FEED_PATH, FEED_TYPE, feedTitle } from "~/updates/feed/atom.server";
 
 /**
  * What every page's head links to (root.tsx), as loader data so the browser bundle carries none of it: the origin its

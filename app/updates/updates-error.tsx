@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { StatusPage } from "~/components/status-page";
+import { statusCopy } from "~/content/status-copy";
 import { devUpdateError } from "~/updates/dev-error";
 
 /**
@@ -9,10 +10,10 @@ import { devUpdateError } from "~/updates/dev-error";
 export function UpdatesErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) {
-    return <StatusPage heading="404" text="Oops! Page not found" notFound />;
+    return <StatusPage heading={statusCopy.notFound.heading} text={statusCopy.notFound.text} notFound />;
   }
   // The compiler replaces process.env.NODE_ENV in the browser's bundle too: production never shows the message.
   const message = devUpdateError(error, process.env.NODE_ENV);
-  if (message !== null) return <StatusPage heading="An update file needs a fix" text={message} reloadHome />;
+  if (message !== null) return <StatusPage heading={statusCopy.updateNeedsFix} text={message} reloadHome />;
   throw error;
 }

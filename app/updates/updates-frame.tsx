@@ -2,7 +2,7 @@ import { useOutletContext } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { SignUpOutlet } from "~/components/sign-up";
 import type { UpdatesCopy } from "~/content/site";
-import { FEED_PATH } from "~/updates/feed-path";
+import { FEED_PATH } from "~/updates/feed/path";
 
 /** The owner's name, the year, and the owner's words for the updates pages (updatesCopy in app/content/site.ts). */
 export type FrameProps = { ownerName: string; year: number; copy: UpdatesCopy };

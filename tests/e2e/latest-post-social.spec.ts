@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expectedPost as blueskyPost, OWNER_HANDLE } from "../fixtures/latest-post/bluesky";
 import { expectedPost as mastodonPost } from "../fixtures/latest-post/mastodon";
-import { type FakeBluesky, startFakeBluesky } from "../support/fake-bluesky";
-import { type FakeMastodon, startFakeMastodon } from "../support/fake-mastodon";
+import { type FakeBluesky, startFakeBluesky } from "../support/fakes/bluesky";
+import { type FakeMastodon, startFakeMastodon } from "../support/fakes/mastodon";
 import { type ServerProcess, startServer } from "../support/server-process.mjs";
 import { expect, jsEnabled, test, visit } from "./fixtures";
 

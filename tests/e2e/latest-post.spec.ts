@@ -1,6 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { links } from "~/content/site";
-import type { FunctionBehaviour } from "../support/stub-supabase";
+import type { FunctionBehaviour } from "../support/stub-supabase/stub";
 import { expect, test } from "./fixtures";
 
 // These tests use the second app server (configured with the stub Supabase, cache off), not the default one.

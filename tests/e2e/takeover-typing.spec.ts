@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
 import { startServer, tempDir, type ServerProcess } from "../support/production-server";
-import { storedEmails } from "../support/newsletter-http";
+import { storedEmails } from "../support/newsletter/http";
 import { expect, test } from "./fixtures";
 
 /**

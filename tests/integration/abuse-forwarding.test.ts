@@ -4,7 +4,7 @@ import { rmSync, symlinkSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { storedEmails, subscribe } from "../support/newsletter-http";
+import { storedEmails, subscribe } from "../support/newsletter/http";
 import { ROOT } from "../support/production-server";
 import { serverForAll } from "../support/shared-server";
 import { rawRequest } from "../support/raw-http";

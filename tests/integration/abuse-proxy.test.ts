@@ -3,7 +3,7 @@
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postForm } from "../support/newsletter-http";
+import { postForm } from "../support/newsletter/http";
 import { serverHarness, type ServerProcess } from "../support/production-server";
 import { rawRequest } from "../support/raw-http";
 import { STACK_LINE, expectSecurityHeaders, body } from "../support/abuse";

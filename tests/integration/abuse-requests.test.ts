@@ -1,7 +1,7 @@
 // Hostile requests against one production server on loopback: deep paths, forged hosts, cross-site and oversized
 // posts, junk in logs. Every request gets a bounded answer, a 4xx for what is malformed, never a 5xx nor a stall.
 import { describe, expect, it } from "vitest";
-import { storedEmails } from "../support/newsletter-http";
+import { storedEmails } from "../support/newsletter/http";
 import { serverForAll } from "../support/shared-server";
 import { rawRequest } from "../support/raw-http";
 import { DEEP_PATH, STACK_LINE, post, expectSecurityHeaders } from "../support/abuse";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SQLITE_FILE_NAME, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
-import { storedEmails as storedByServer, subscribe } from "../support/newsletter-http";
+import { storedEmails as storedByServer, subscribe } from "../support/newsletter/http";
 import { serverHarness } from "../support/production-server";
 import { storeScratch } from "../support/store-scratch";
 

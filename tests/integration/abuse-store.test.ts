@@ -7,7 +7,7 @@ import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { csvValue } from "~/newsletter/admin/subscribers-csv.server";
 import { FORMULA_START, readCsv } from "../support/csv";
-import { postForm, storedEmails, subscribe } from "../support/newsletter-http";
+import { postForm, storedEmails, subscribe } from "../support/newsletter/http";
 import { inPool, serverHarness, tempDir } from "../support/production-server";
 import { countRows, subscribers } from "../support/subscribers-cli";
 import { body } from "../support/abuse";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SOMETHING_WENT_WRONG_TOAST } from "~/newsletter/sign-up/messages";
 import { openSupabaseList } from "~/newsletter/list/supabase/supabase-list.server";
-import { subscribe } from "../support/newsletter-http";
+import { subscribe } from "../support/newsletter/http";
 import { serverHarness } from "../support/production-server";
 
 /**

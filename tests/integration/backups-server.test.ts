@@ -9,9 +9,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { freeBytesOn, readBackup } from "~/newsletter/backups/automatic-backups.server";
 import { SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
 import { openSqliteList, SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
-import { postForm, storedEmails, subscribe } from "../support/newsletter-http";
+import { postForm, storedEmails, subscribe } from "../support/newsletter/http";
 import { serverHarness, type ServerProcess, tempDir } from "../support/production-server";
-import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
+import { startStubSupabase, type StubSupabase } from "../support/stub-supabase/stub";
 
 const harness = serverHarness("portfolio-backups-");
 let stub: StubSupabase | undefined;

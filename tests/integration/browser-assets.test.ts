@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parseEnv } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "../support/production-server";
-import { FAKE_ANON_KEY, startStubSupabase, type StubSupabase } from "../support/stub-supabase";
+import { FAKE_ANON_KEY, startStubSupabase, type StubSupabase } from "../support/stub-supabase/stub";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const publicDir = path.join(root, "public");

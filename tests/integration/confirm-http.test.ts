@@ -9,7 +9,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { simpleParser } from "mailparser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { postForm, subscribe, storedEmails } from "../support/newsletter-http";
+import { postForm, subscribe, storedEmails } from "../support/newsletter/http";
 import { serverHarness } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { subscribers } from "../support/subscribers-cli";

@@ -3,36 +3,21 @@
 // address nor confirm one without the mailed token.
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { PGlite, type Transaction } from "@electric-sql/pglite";
-import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
+import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUPABASE_BASELINE } from "../support/supabase-baseline";
+import { asRole, failureOf, freshSupabaseDatabase, migrate } from "../support/pglite-migrations";
 
-const migration = (name: string) => new URL(`../../supabase/migrations/${name}`, import.meta.url);
 const MIGRATIONS = [
   "20250925000000_newsletter_subscribers.sql",
   "20261123000000_newsletter_unsubscribe.sql",
   "20261124000000_newsletter_unsubscribe_answer.sql",
 ];
-const CONFIRMATION = migration("20261124100000_newsletter_confirmation.sql");
+const CONFIRMATION = "20261124100000_newsletter_confirmation.sql";
 const KEY = "k".repeat(40);
 
 let db: PGlite;
 
-const asAnon = <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> =>
-  db.transaction(async (tx) => {
-    await tx.exec("set local role anon");
-    return fn(tx);
-  });
-
-async function failure(promise: Promise<unknown>): Promise<{ code?: string; message?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string };
-  }
-  throw new Error("expected the statement to fail");
-}
+const asAnon = <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> => asRole(db, "anon", fn);
 
 const stateOf = async (email: string) =>
   (await db.query<{ state: string }>("select state from public.newsletter_subscribers where email = $1", [email]))
@@ -68,13 +53,11 @@ const confirm = (token: string) =>
   );
 
 beforeAll(async () => {
-  db = await PGlite.create({ extensions: { pgcrypto } });
-  await db.exec(SUPABASE_BASELINE);
-  for (const name of MIGRATIONS) await db.exec(await readFile(migration(name), "utf8"));
+  db = await freshSupabaseDatabase();
+  await migrate(db, ...MIGRATIONS);
   await db.exec("insert into public.newsletter_subscribers (email) values ('before@example.com')");
-  await db.exec(await readFile(CONFIRMATION, "utf8"));
   // A re-run must not fail.
-  await db.exec(await readFile(CONFIRMATION, "utf8"));
+  await migrate(db, CONFIRMATION, CONFIRMATION);
 }, 120_000);
 
 afterAll(async () => {
@@ -86,7 +69,7 @@ describe("the confirmation migration", () => {
     expect(await stateOf("before@example.com")).toBe("confirmed");
     await asAnon((tx) => tx.exec("insert into public.newsletter_subscribers (email) values ('direct@example.com')"));
     expect(await stateOf("direct@example.com")).toBe("confirmed");
-    expect((await failure(signUp("early@example.com"))).message).toMatch(/not configured/);
+    expect((await failureOf(signUp("early@example.com"))).message).toMatch(/not configured/);
   });
 
   it("with a signing key, stores sign-ups pending, even a direct insert by the anon role", async () => {
@@ -112,11 +95,11 @@ describe("the confirmation migration", () => {
       "update public.newsletter_subscribers set state = 'confirmed'",
       "update public.newsletter_subscribers set confirm_token_hash = 'x'",
     ]) {
-      expect((await failure(asAnon((tx) => tx.query(sql)))).code).toBe("42501");
+      expect((await failureOf(asAnon((tx) => tx.query(sql)))).code).toBe("42501");
     }
     expect(
       (
-        await failure(
+        await failureOf(
           asAnon((tx) =>
             tx.exec("insert into public.newsletter_subscribers (email, state) values ('x@example.com', 'confirmed')"),
           ),

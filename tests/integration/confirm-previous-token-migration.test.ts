@@ -3,13 +3,10 @@
 // still works after a second mail, as the embedded list's does, only for its own 7 days, and never for a suppressed
 // reader.
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { PGlite, type Transaction } from "@electric-sql/pglite";
-import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
+import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUPABASE_BASELINE } from "../support/supabase-baseline";
+import { asRole, freshSupabaseDatabase, migrate } from "../support/pglite-migrations";
 
-const migration = (name: string) => new URL(`../../supabase/migrations/${name}`, import.meta.url);
 const BEFORE = [
   "20250925000000_newsletter_subscribers.sql",
   "20261123000000_newsletter_unsubscribe.sql",
@@ -18,16 +15,12 @@ const BEFORE = [
   "20261127000000_newsletter_suppression.sql",
   "20261127000100_newsletter_suppression_sign_up.sql",
 ];
-const PREVIOUS_TOKEN = migration("20261127120000_newsletter_previous_confirm_token.sql");
+const PREVIOUS_TOKEN = "20261127120000_newsletter_previous_confirm_token.sql";
 const KEY = "k".repeat(40);
 
 let db: PGlite;
 
-const asAnon = <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> =>
-  db.transaction(async (tx) => {
-    await tx.exec("set local role anon");
-    return fn(tx);
-  });
+const asAnon = <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> => asRole(db, "anon", fn);
 
 const rpc = async (sql: string, args: unknown[]) =>
   asAnon(async (tx) => (await tx.query<{ answer: unknown }>(sql, args)).rows[0]!.answer);
@@ -60,17 +53,13 @@ const stateOf = async (email: string) =>
 let mailedBeforeUpgrade: string;
 
 beforeAll(async () => {
-  db = await PGlite.create({ extensions: { pgcrypto } });
-  await db.exec(SUPABASE_BASELINE);
-  // Supabase's third API role, which the suppression migration grants to.
-  await db.exec("create role service_role nologin noinherit bypassrls; grant usage on schema public to service_role;");
-  for (const name of BEFORE) await db.exec(await readFile(migration(name), "utf8"));
+  db = await freshSupabaseDatabase();
+  await migrate(db, ...BEFORE);
   await db.query("insert into newsletter_private.settings (name, value) values ('confirm_signing_key', $1)", [KEY]);
   expect(await signUp("upgraded@example.com")).toBe("subscribed");
   mailedBeforeUpgrade = await issue("upgraded@example.com");
-  await db.exec(await readFile(PREVIOUS_TOKEN, "utf8"));
   // A re-run must not fail.
-  await db.exec(await readFile(PREVIOUS_TOKEN, "utf8"));
+  await migrate(db, PREVIOUS_TOKEN, PREVIOUS_TOKEN);
 }, 120_000);
 
 afterAll(async () => {

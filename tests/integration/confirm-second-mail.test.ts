@@ -4,7 +4,7 @@
  * tests/support/moved-clock.mjs) and gets a second mail, then presses Confirm in the first one. Needs `npm run build`.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { subscribe } from "../support/newsletter-http";
+import { subscribe } from "../support/newsletter/http";
 import { serverHarness } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { subscribers } from "../support/subscribers-cli";

@@ -3,11 +3,11 @@
  * would) and a real SMTP server on loopback, through the production server.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { subscribe } from "../support/newsletter-http";
+import { subscribe } from "../support/newsletter/http";
 import { serverHarness } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
-import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
-import { createConfirmRpcs } from "../support/stub-supabase-confirm";
+import { startStubSupabase, type StubSupabase } from "../support/stub-supabase/stub";
+import { createConfirmRpcs } from "../support/stub-supabase/confirm";
 
 const harness = serverHarness("confirm-supabase-");
 const KEY = "the-database-and-the-server-share-this-key";

@@ -21,7 +21,7 @@ import {
   runtime,
   stages,
 } from "../support/docker-image";
-import { subscribe } from "../support/newsletter-http";
+import { subscribe } from "../support/newsletter/http";
 import {
   ROOT,
   type ServerProcess,

@@ -2,7 +2,7 @@
 // and the whole way from the site to the card.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type EdgeFunction, startEdgeFunction } from "../support/edge-function";
-import { type FakeXApi, startFakeXApi } from "../support/fake-x-api";
+import { type FakeXApi, startFakeXApi } from "../support/fakes/x-api";
 import { startServer } from "../support/production-server";
 
 const TOKEN = "test-bearer-token";

@@ -9,7 +9,7 @@ import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
 import { mailboxKey } from "~/newsletter/sign-up/mailbox-key";
-import { getHome, postForm, storedEmails } from "../support/newsletter-http";
+import { getHome, postForm, storedEmails } from "../support/newsletter/http";
 import { inPool, serverHarness, type ServerProcess } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { subscribers } from "../support/subscribers-cli";

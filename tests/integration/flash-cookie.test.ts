@@ -3,7 +3,7 @@
  * toast and Conform's reply to the page after the redirect. Needs `npm run build` first (`npm test` does it).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getHome } from "../support/newsletter-http";
+import { getHome } from "../support/newsletter/http";
 import { serverHarness, type ServerProcess } from "../support/production-server";
 
 const harness = serverHarness("flash-cookie-");

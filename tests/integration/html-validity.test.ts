@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerServerError } from "~/server-build/server-error.server";
-import { postForm } from "../support/newsletter-http";
+import { postForm } from "../support/newsletter/http";
 import { serverHarness, type ServerProcess } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { htmlErrors } from "../support/html-checker";

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { importFixture } from "../support/import-fixture";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
-import { addReaders, newsletter } from "../support/newsletter-cli";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
+import { addReaders, newsletter } from "../support/newsletter/cli";
 import { subscribers } from "../support/subscribers-cli";
 
 const NAME = "2026-11-20-first-launch";

@@ -3,13 +3,10 @@
 // confirmed with their consent note, an address there in any letter case is left untouched, and a reader imported as
 // 'unsubscribed' is out of every send, every sign-up mail and every confirmation.
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { PGlite, type Transaction } from "@electric-sql/pglite";
-import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
+import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUPABASE_BASELINE } from "../support/supabase-baseline";
+import { asRole, failureOf, freshSupabaseDatabase, migrate } from "../support/pglite-migrations";
 
-const migration = (name: string) => new URL(`../../supabase/migrations/${name}`, import.meta.url);
 const EARLIER = [
   "20250925000000_newsletter_subscribers.sql",
   "20261123000000_newsletter_unsubscribe.sql",
@@ -25,26 +22,13 @@ const NOTE = `imported ${IMPORTED_AT} from list.csv (Mailchimp); signed up there
 
 let db: PGlite;
 
-const as = <T>(role: string, fn: (tx: Transaction) => Promise<T>): Promise<T> =>
-  db.transaction(async (tx) => {
-    await tx.exec(`set local role ${role}`);
-    return fn(tx);
-  });
+const as = <T>(role: string, fn: (tx: Transaction) => Promise<T>): Promise<T> => asRole(db, role, fn);
 
 async function call(role: string, sql: string, params: unknown[]): Promise<unknown> {
   return as(
     role,
     async (tx) => (await tx.query<{ answer: unknown }>(`select ${sql} as answer`, params)).rows[0]!.answer,
   );
-}
-
-async function failure(promise: Promise<unknown>): Promise<{ code?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string };
-  }
-  throw new Error("expected the statement to fail");
 }
 
 const importReader = (
@@ -83,21 +67,12 @@ const readers = async () =>
   ).rows.map((row) => row.email);
 
 beforeAll(async () => {
-  db = await PGlite.create({ extensions: { pgcrypto } });
-  await db.exec(SUPABASE_BASELINE);
-  // Supabase's third API role: it bypasses row level security and holds every right in public.
-  await db.exec(`
-    create role service_role nologin noinherit bypassrls;
-    grant usage on schema public to service_role;
-    alter default privileges in schema public grant all on tables to service_role;
-    alter default privileges in schema public grant all on functions to service_role;
-  `);
-  for (const name of EARLIER) await db.exec(await readFile(migration(name), "utf8"));
+  db = await freshSupabaseDatabase();
+  await migrate(db, ...EARLIER);
   await db.exec("insert into public.newsletter_subscribers (email) values ('a@example.org'), ('b@example.org')");
   await db.query("insert into newsletter_private.settings (name, value) values ('confirm_signing_key', $1)", [KEY]);
-  await db.exec(await readFile(migration(IMPORT), "utf8"));
   // A re-run must not fail.
-  await db.exec(await readFile(migration(IMPORT), "utf8"));
+  await migrate(db, IMPORT, IMPORT);
 }, 120_000);
 
 afterAll(async () => {
@@ -107,7 +82,7 @@ afterAll(async () => {
 describe("the import migration", () => {
   it("refuses the anon and authenticated roles, storing nothing", async () => {
     for (const role of ["anon", "authenticated"]) {
-      expect((await failure(importReader("intruder@example.org", null, role))).code).toBe("42501");
+      expect((await failureOf(importReader("intruder@example.org", null, role))).code).toBe("42501");
     }
     expect(await rowOf("intruder@example.org")).toEqual([]);
   });
@@ -168,8 +143,8 @@ describe("the import migration", () => {
   });
 
   it("refuses a reason the list does not know and an address the table's check refuses", async () => {
-    expect((await failure(importReader("odd@example.com", "tired"))).code).toBe("23514");
-    expect((await failure(importReader("not an address"))).code).toBe("23514");
+    expect((await failureOf(importReader("odd@example.com", "tired"))).code).toBe("23514");
+    expect((await failureOf(importReader("not an address"))).code).toBe("23514");
     expect(await rowOf("odd@example.com")).toEqual([]);
   });
 });

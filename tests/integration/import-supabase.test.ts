@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importFixture } from "../support/import-fixture";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
-import { newsletter } from "../support/newsletter-cli";
-import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
+import { newsletter } from "../support/newsletter/cli";
+import { startStubSupabase, type StubSupabase } from "../support/stub-supabase/stub";
 import { subscribers } from "../support/subscribers-cli";
 
 const SERVICE_KEY = "stub-service-role-key";

@@ -5,7 +5,7 @@ import { pickBlueskyPost } from "../../supabase/functions/_shared/latest-post/bl
 import { authorFeed, expectedPost as blueskyPost, OWNER_HANDLE } from "../fixtures/latest-post/bluesky";
 import { expectedPost as mastodonPost } from "../fixtures/latest-post/mastodon";
 import { type EdgeFunction, startEdgeFunction } from "../support/edge-function";
-import { fakeSocialsForAll } from "../support/fake-socials";
+import { fakeSocialsForAll } from "../support/fakes/socials";
 import { startServer } from "../support/production-server";
 
 const UPSTREAM_TIMEOUT_MS = 700;

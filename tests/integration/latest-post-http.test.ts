@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "../support/production-server";
-import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
+import { startStubSupabase, type StubSupabase } from "../support/stub-supabase/stub";
 
 // Page views against the production server (`node server/index.mjs` on the last `npm run build`), with the real
 // supabase-js client calling the stub over HTTP.

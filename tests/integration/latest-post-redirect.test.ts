@@ -6,7 +6,7 @@ import { MAX_REDIRECTS } from "~/latest-post/same-origin-fetch.server";
 import { callSocialSources } from "~/latest-post/social-call.server";
 import { readSocialSources, type SocialSources } from "../../supabase/functions/_shared/latest-post/fetch-latest";
 import { expectedPost, OWNER_HANDLE } from "../fixtures/latest-post/bluesky";
-import { type FakeBluesky, startFakeBluesky } from "../support/fake-bluesky";
+import { type FakeBluesky, startFakeBluesky } from "../support/fakes/bluesky";
 
 const TIMEOUT_MS = 2_000;
 const FEED = `/xrpc/app.bsky.feed.getAuthorFeed?actor=${OWNER_HANDLE}&filter=posts_no_replies&limit=30`;

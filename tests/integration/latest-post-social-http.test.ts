@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedPost as blueskyPost, OWNER_HANDLE } from "../fixtures/latest-post/bluesky";
 import { expectedPost as mastodonPost } from "../fixtures/latest-post/mastodon";
-import { fakeSocialsForAll } from "../support/fake-socials";
+import { fakeSocialsForAll } from "../support/fakes/socials";
 import { type ServerProcess, startServer, startServerExpectingFailure } from "../support/production-server";
 
 // The cache is off so that every view asks the fake; the page waits at most 600 ms, the call 800 ms.

@@ -1,7 +1,12 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLatestPostSource, type LatestPostSourceOptions } from "~/latest-post/latest-post.server";
-import { FUNCTION_NAME, startStubSupabase, type FunctionBehaviour, type StubSupabase } from "../support/stub-supabase";
+import {
+  FUNCTION_NAME,
+  startStubSupabase,
+  type FunctionBehaviour,
+  type StubSupabase,
+} from "../support/stub-supabase/stub";
 
 // The real supabase-js client against the stub over real HTTP; only the clock is ours, where a test needs time.
 let stub: StubSupabase;

@@ -10,7 +10,7 @@ import {
 } from "../../supabase/functions/_shared/latest-post/fetch-latest";
 import { expectedPost as blueskyPost, OWNER_DID, OWNER_HANDLE } from "../fixtures/latest-post/bluesky";
 import { expectedPost as mastodonPost, statuses } from "../fixtures/latest-post/mastodon";
-import { fakeSocialsForAll } from "../support/fake-socials";
+import { fakeSocialsForAll } from "../support/fakes/socials";
 
 const TIMEOUT_MS = 400;
 

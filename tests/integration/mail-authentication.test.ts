@@ -10,9 +10,9 @@ import { authenticate } from "mailauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dkimRecordFor } from "~/mail/domain-check/dkim-record";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server";
-import { subscribe } from "../support/newsletter-http";
-import { addReaders, FROM, newsletter } from "../support/newsletter-cli";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
+import { subscribe } from "../support/newsletter/http";
+import { addReaders, FROM, newsletter } from "../support/newsletter/cli";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
 import { serverHarness } from "../support/production-server";
 import { type ReceivedMail, startSmtpServer } from "../support/smtp-server";
 

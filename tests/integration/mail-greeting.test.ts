@@ -4,8 +4,8 @@
  * `status`. No reader is blamed for it: the greeting is the relay's, so no reader is given up on or soft-bounced.
  */
 import { describe, expect, it } from "vitest";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
-import { addReaders, exited, newsletter, outboxRows, startNewsletter } from "../support/newsletter-cli";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
+import { addReaders, exited, newsletter, outboxRows, startNewsletter } from "../support/newsletter/cli";
 
 const FIRST = "2026-11-20-first-launch";
 const setup = sendSetupPerTest("mail-greeting-", { name: FIRST, front: { title: "First launch" } });

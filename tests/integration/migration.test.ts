@@ -1,35 +1,12 @@
-import { readFile } from "node:fs/promises";
-import { PGlite, type Transaction } from "@electric-sql/pglite";
+import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SUPABASE_BASELINE } from "../support/supabase-baseline";
+import { asRole, failureOf, freshSupabaseDatabase, migrate } from "../support/pglite-migrations";
 
-const MIGRATION = new URL("../../supabase/migrations/20250925000000_newsletter_subscribers.sql", import.meta.url);
-
-interface PgError {
-  code?: string;
-  message: string;
-  constraint?: string;
-}
+const MIGRATION = "20250925000000_newsletter_subscribers.sql";
 
 let db: PGlite;
 
-// Runs statements as the given API role inside a transaction, so a failure rolls back and the role never
-// leaks into the next test.
-async function as<T>(role: "anon" | "authenticated", fn: (tx: Transaction) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.exec(`set local role ${role}`);
-    return fn(tx);
-  });
-}
-
-async function failure(promise: Promise<unknown>): Promise<PgError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as PgError;
-  }
-  throw new Error("expected the statement to fail");
-}
+const as = <T>(role: "anon" | "authenticated", fn: (tx: Transaction) => Promise<T>): Promise<T> => asRole(db, role, fn);
 
 async function storedEmails(): Promise<string[]> {
   const { rows } = await db.query<{ email: string }>("select email from public.newsletter_subscribers order by id");
@@ -37,10 +14,8 @@ async function storedEmails(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  // PGlite compiles its WebAssembly on first start, which can take well over ten seconds.
-  db = await PGlite.create();
-  await db.exec(SUPABASE_BASELINE);
-  await db.exec(await readFile(MIGRATION, "utf8"));
+  db = await freshSupabaseDatabase();
+  await migrate(db, MIGRATION);
 }, 120_000);
 
 afterAll(async () => {
@@ -53,7 +28,7 @@ beforeEach(async () => {
 
 describe("newsletter_subscribers migration", () => {
   it("can be applied a second time without error", async () => {
-    await db.exec(await readFile(MIGRATION, "utf8"));
+    await migrate(db, MIGRATION);
     const { rows } = await db.query<{ polname: string; polcmd: string }>(
       "select polname, polcmd from pg_policy where polrelid = 'public.newsletter_subscribers'::regclass",
     );
@@ -80,7 +55,7 @@ describe("newsletter_subscribers migration", () => {
 
   it("treats a case variant of a stored address as a duplicate (23505)", async () => {
     await db.query("insert into public.newsletter_subscribers (email) values ($1)", ["foo@example.com"]);
-    const error = await failure(
+    const error = await failureOf(
       db.query("insert into public.newsletter_subscribers (email) values ($1)", ["Foo@Example.com"]),
     );
     expect(error.code).toBe("23505");
@@ -106,13 +81,13 @@ describe("newsletter_subscribers migration", () => {
       ["with trailing whitespace", "foo@example.com\n"],
       ["empty", ""],
     ])("rejects an address %s with a check violation (23514)", async (_label, email) => {
-      const error = await failure(db.query("insert into public.newsletter_subscribers (email) values ($1)", [email]));
+      const error = await failureOf(db.query("insert into public.newsletter_subscribers (email) values ($1)", [email]));
       expect(error.code).toBe("23514");
       expect(error.constraint).toBe("newsletter_subscribers_email_check");
     });
 
     it("rejects a missing address with a not-null violation (23502)", async () => {
-      const error = await failure(db.query("insert into public.newsletter_subscribers (email) values (null)"));
+      const error = await failureOf(db.query("insert into public.newsletter_subscribers (email) values (null)"));
       expect(error.code).toBe("23502");
     });
   });
@@ -125,13 +100,13 @@ describe("newsletter_subscribers migration", () => {
 
     it("cannot read the list at all, not even an empty result", async () => {
       await db.query("insert into public.newsletter_subscribers (email) values ($1)", ["foo@example.com"]);
-      const error = await failure(as("anon", (tx) => tx.query("select * from public.newsletter_subscribers")));
+      const error = await failureOf(as("anon", (tx) => tx.query("select * from public.newsletter_subscribers")));
       expect(error.code).toBe("42501");
       expect(error.message).toBe("permission denied for table newsletter_subscribers");
     });
 
     it("cannot ask for the inserted row back (PostgREST return=representation)", async () => {
-      const error = await failure(
+      const error = await failureOf(
         as("anon", (tx) =>
           tx.query("insert into public.newsletter_subscribers (email) values ($1) returning email", ["a@b.co"]),
         ),
@@ -142,7 +117,7 @@ describe("newsletter_subscribers migration", () => {
 
     it("still learns that an address is already subscribed (23505), which the sign-up form relies on", async () => {
       await db.query("insert into public.newsletter_subscribers (email) values ($1)", ["foo@example.com"]);
-      const error = await failure(
+      const error = await failureOf(
         as("anon", (tx) =>
           tx.query("insert into public.newsletter_subscribers (email) values ($1)", ["FOO@example.COM"]),
         ),
@@ -152,7 +127,7 @@ describe("newsletter_subscribers migration", () => {
 
     it("cannot insert an address over 255 characters: the policy refuses it first (42501)", async () => {
       const email = `${"a".repeat(256 - "@example.com".length)}@example.com`;
-      const error = await failure(
+      const error = await failureOf(
         as("anon", (tx) => tx.query("insert into public.newsletter_subscribers (email) values ($1)", [email])),
       );
       expect(error.code).toBe("42501");
@@ -161,7 +136,7 @@ describe("newsletter_subscribers migration", () => {
     });
 
     it("cannot choose created_at", async () => {
-      const error = await failure(
+      const error = await failureOf(
         as("anon", (tx) =>
           tx.query("insert into public.newsletter_subscribers (email, created_at) values ($1, $2)", [
             "a@b.co",
@@ -175,7 +150,7 @@ describe("newsletter_subscribers migration", () => {
 
     it("cannot update rows", async () => {
       await db.query("insert into public.newsletter_subscribers (email) values ($1)", ["foo@example.com"]);
-      const error = await failure(
+      const error = await failureOf(
         as("anon", (tx) => tx.query("update public.newsletter_subscribers set email = 'x@y.z'")),
       );
       expect(error.code).toBe("42501");
@@ -184,14 +159,14 @@ describe("newsletter_subscribers migration", () => {
 
     it("cannot delete rows", async () => {
       await db.query("insert into public.newsletter_subscribers (email) values ($1)", ["foo@example.com"]);
-      const error = await failure(as("anon", (tx) => tx.query("delete from public.newsletter_subscribers")));
+      const error = await failureOf(as("anon", (tx) => tx.query("delete from public.newsletter_subscribers")));
       expect(error.code).toBe("42501");
       expect(await storedEmails()).toEqual(["foo@example.com"]);
     });
 
     it("cannot truncate the table", async () => {
       await db.query("insert into public.newsletter_subscribers (email) values ($1)", ["foo@example.com"]);
-      const error = await failure(as("anon", (tx) => tx.exec("truncate public.newsletter_subscribers")));
+      const error = await failureOf(as("anon", (tx) => tx.exec("truncate public.newsletter_subscribers")));
       expect(error.code).toBe("42501");
       expect(await storedEmails()).toEqual(["foo@example.com"]);
     });
@@ -199,13 +174,13 @@ describe("newsletter_subscribers migration", () => {
 
   describe("as the authenticated role", () => {
     it("has no rights on the table (the site has no sign-in)", async () => {
-      const insert = await failure(
+      const insert = await failureOf(
         as("authenticated", (tx) =>
           tx.query("insert into public.newsletter_subscribers (email) values ($1)", ["a@b.co"]),
         ),
       );
       expect(insert.code).toBe("42501");
-      const select = await failure(
+      const select = await failureOf(
         as("authenticated", (tx) => tx.query("select * from public.newsletter_subscribers")),
       );
       expect(select.code).toBe("42501");

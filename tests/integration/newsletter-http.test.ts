@@ -6,7 +6,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALREADY_SUBSCRIBED_TOAST, SOMETHING_WENT_WRONG_TOAST, SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
-import { getHome, postForm, storedEmails, subscribe, type PageToast } from "../support/newsletter-http";
+import { getHome, postForm, storedEmails, subscribe, type PageToast } from "../support/newsletter/http";
 import {
   freePort,
   inPool,
@@ -14,7 +14,7 @@ import {
   type ServerProcess,
   startServerExpectingFailure,
 } from "../support/production-server";
-import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
+import { startStubSupabase, type StubSupabase } from "../support/stub-supabase/stub";
 
 const harness = serverHarness("newsletter-http-");
 const scratchDir = () => harness.scratchDir();

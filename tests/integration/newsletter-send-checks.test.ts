@@ -5,8 +5,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort } from "../support/server-process.mjs";
-import { addReaders, newsletter, outboxRows, writeUpdate } from "../support/newsletter-cli";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
+import { addReaders, newsletter, outboxRows, writeUpdate } from "../support/newsletter/cli";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
 
 const NAME = "2026-11-20-first-launch";
 const setup = sendSetupPerTest("newsletter-send-checks-", { name: NAME, front: { title: "First launch" } });

@@ -6,8 +6,8 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openOutbox } from "~/mail/outbox.server";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
-import { addReaders, exited, newsletter, startNewsletter, writeUpdate } from "../support/newsletter-cli";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
+import { addReaders, exited, newsletter, startNewsletter, writeUpdate } from "../support/newsletter/cli";
 
 const FIRST = "2026-11-20-first-launch";
 const NEXT = "2026-11-21-second";

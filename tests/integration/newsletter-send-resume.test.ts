@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { concurrencyFor } from "~/newsletter/send/send-command.server";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
-import { addReaders, exited, newsletter, outboxRows, perRecipient, startNewsletter } from "../support/newsletter-cli";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
+import { addReaders, exited, newsletter, outboxRows, perRecipient, startNewsletter } from "../support/newsletter/cli";
 
 const NAME = "2026-11-20-first-launch";
 const setup = sendSetupPerTest("newsletter-resume-", { name: NAME, front: { title: "First launch" } });

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "../support/production-server";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
-import { addReaders, exited, FROM, newsletter, perRecipient, startNewsletter } from "../support/newsletter-cli";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
+import { addReaders, exited, FROM, newsletter, perRecipient, startNewsletter } from "../support/newsletter/cli";
 
 const NAME = "2026-11-20-first-launch";
 const setup = sendSetupPerTest("newsletter-server-", { name: NAME, front: { title: "First launch" } });

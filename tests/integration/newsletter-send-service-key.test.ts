@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServerExpectingFailure } from "../support/production-server";
-import { newsletter, sendEnv, writeUpdate } from "../support/newsletter-cli";
-import { startStubSupabase } from "../support/stub-supabase";
+import { newsletter, sendEnv, writeUpdate } from "../support/newsletter/cli";
+import { startStubSupabase } from "../support/stub-supabase/stub";
 
 const KEY = "service-role-key-that-must-never-be-printed";
 const dir = mkdtempSync(path.join(tmpdir(), "newsletter-key-"));

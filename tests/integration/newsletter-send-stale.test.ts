@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "../support/production-server";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
 import {
   addReaders,
   exited,
@@ -13,7 +13,7 @@ import {
   perRecipient,
   startNewsletter,
   writeUpdate,
-} from "../support/newsletter-cli";
+} from "../support/newsletter/cli";
 
 const FIRST = "2026-11-20-first-launch";
 const ADDED = "2026-11-21-added-later";

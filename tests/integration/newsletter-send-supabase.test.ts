@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
-import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
-import { newsletter, perRecipient, sendEnv, writeUpdate } from "../support/newsletter-cli";
+import { startStubSupabase, type StubSupabase } from "../support/stub-supabase/stub";
+import { newsletter, perRecipient, sendEnv, writeUpdate } from "../support/newsletter/cli";
 
 const SERVICE_KEY = "stub-service-role-key";
 const NAME = "2026-11-20-first";

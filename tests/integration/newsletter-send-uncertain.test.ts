@@ -3,8 +3,8 @@
  * reader uncertain, a second run sends nothing, `--resend-uncertain` sends it again.
  */
 import { describe, expect, it } from "vitest";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
-import { addReaders, newsletter, outboxRows, perRecipient } from "../support/newsletter-cli";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
+import { addReaders, newsletter, outboxRows, perRecipient } from "../support/newsletter/cli";
 
 const NAME = "2026-11-20-first-launch";
 const setup = sendSetupPerTest("newsletter-uncertain-", { name: NAME, front: { title: "First launch" } });

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "../support/production-server";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
 import {
   addReaders,
   exited,
@@ -14,7 +14,7 @@ import {
   perRecipient,
   startNewsletter,
   writeUpdate,
-} from "../support/newsletter-cli";
+} from "../support/newsletter/cli";
 
 const setup = sendSetupPerTest("newsletter-unsubscribe-");
 let server: ServerProcess;

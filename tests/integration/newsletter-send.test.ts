@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { createMailTransport } from "~/mail/transport.server";
 import { composeUpdateMail } from "~/newsletter/send/update-mail.server";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
 import { subscribers } from "../support/subscribers-cli";
 import {
   addReaders,
@@ -19,7 +19,7 @@ import {
   signUpWithConfirmation,
   startNewsletter,
   writeUpdate,
-} from "../support/newsletter-cli";
+} from "../support/newsletter/cli";
 
 const NAME = "2026-11-20-first-launch";
 const setup = sendSetupPerTest("newsletter-send-", {

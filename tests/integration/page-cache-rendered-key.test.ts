@@ -2,7 +2,7 @@
 // shows, and the cache files the page under that key. That internal header never reaches a visitor.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverHarness, type ServerProcess } from "../support/production-server";
-import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
+import { startStubSupabase, type StubSupabase } from "../support/stub-supabase/stub";
 
 const harness = serverHarness("page-cache-key-");
 let stub: StubSupabase;

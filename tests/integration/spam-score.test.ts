@@ -9,9 +9,9 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { confirmTokenIn, pressConfirm } from "../support/confirm-link";
-import { subscribe } from "../support/newsletter-http";
-import { addReaders, FROM, newsletter } from "../support/newsletter-cli";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
+import { subscribe } from "../support/newsletter/http";
+import { addReaders, FROM, newsletter } from "../support/newsletter/cli";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
 import { ROOT, serverHarness } from "../support/production-server";
 import { type ReceivedMail, startSmtpServer } from "../support/smtp-server";
 

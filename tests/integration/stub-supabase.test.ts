@@ -8,7 +8,7 @@ import {
   FAKE_ANON_KEY,
   startStubSupabase,
   type StubSupabase,
-} from "../support/stub-supabase";
+} from "../support/stub-supabase/stub";
 
 let stub: StubSupabase;
 let supabase: SupabaseClient;
@@ -338,9 +338,9 @@ describe("stub control API", () => {
   });
 });
 
-describe("stub-supabase-main.ts", () => {
+describe("stub-supabase/main.ts", () => {
   it("runs under plain node, prints one ready line, and stops on SIGTERM", async () => {
-    const main = fileURLToPath(new URL("../support/stub-supabase-main.ts", import.meta.url));
+    const main = fileURLToPath(new URL("../support/stub-supabase/main.ts", import.meta.url));
     const child = spawn(process.execPath, [main], {
       env: { ...process.env, STUB_PORT: "0", NODE_OPTIONS: "" },
       stdio: ["ignore", "pipe", "pipe"],

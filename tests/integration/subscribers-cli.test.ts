@@ -5,7 +5,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
-import { postForm, storedEmails, subscribe } from "../support/newsletter-http";
+import { postForm, storedEmails, subscribe } from "../support/newsletter/http";
 import { serverHarness } from "../support/production-server";
 import { subscribers } from "../support/subscribers-cli";
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ImportedRow } from "~/newsletter/list/subscriber-list.server";
 import { supabaseImported } from "~/newsletter/list/supabase/imported.server";
-import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
+import { startStubSupabase, type StubSupabase } from "../support/stub-supabase/stub";
 
 const SERVICE_KEY = "stub-service-role-key";
 const IMPORTED_AT = "2026-11-27T10:00:00.000Z";

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openSupabaseList } from "~/newsletter/list/supabase/supabase-list.server";
 import { freePort } from "../support/production-server";
-import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
+import { startStubSupabase, type StubSupabase } from "../support/stub-supabase/stub";
 
 // Short, so the time-box cases stay fast; the stub's delays are chosen well beyond it.
 const TIME_BOX_MS = 300;

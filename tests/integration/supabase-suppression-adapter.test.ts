@@ -4,7 +4,7 @@
 // with soft bounces counted.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openSupabaseList } from "~/newsletter/list/supabase/supabase-list.server";
-import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
+import { startStubSupabase, type StubSupabase } from "../support/stub-supabase/stub";
 
 const KEY = "the-database-and-the-server-share-this-key";
 const SERVICE_KEY = "stub-service-role-key";

@@ -3,13 +3,11 @@
 // server's signature, the service role needs none, and a suppressed reader is out of every send and every mail.
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { PGlite, type Transaction } from "@electric-sql/pglite";
-import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
+import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { suppressionSignature } from "~/newsletter/list/supabase/suppression.server";
-import { SUPABASE_BASELINE } from "../support/supabase-baseline";
+import { asRole, failureOf, freshSupabaseDatabase, migrate } from "../support/pglite-migrations";
 
-const migration = (name: string) => new URL(`../../supabase/migrations/${name}`, import.meta.url);
 const EARLIER = [
   "20250925000000_newsletter_subscribers.sql",
   "20261123000000_newsletter_unsubscribe.sql",
@@ -22,20 +20,7 @@ const AT = Date.parse("2026-11-27T10:00:00.000Z");
 
 let db: PGlite;
 
-const as = <T>(role: string, fn: (tx: Transaction) => Promise<T>): Promise<T> =>
-  db.transaction(async (tx) => {
-    await tx.exec(`set local role ${role}`);
-    return fn(tx);
-  });
-
-async function failure(promise: Promise<unknown>): Promise<{ code?: string; message?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string };
-  }
-  throw new Error("expected the statement to fail");
-}
+const as = <T>(role: string, fn: (tx: Transaction) => Promise<T>): Promise<T> => asRole(db, role, fn);
 
 /** What the server signs: the function's name, then its arguments one a line, then the time (the SQL's message). */
 const sign = (key: string, fields: string[], issuedAt: number) =>
@@ -111,24 +96,15 @@ async function pendingWithToken(email: string) {
 const confirm = (token: string) => call("anon", "public.newsletter_confirm_reader($1)", [token]);
 
 beforeAll(async () => {
-  db = await PGlite.create({ extensions: { pgcrypto } });
-  await db.exec(SUPABASE_BASELINE);
-  // Supabase's third API role: it bypasses row level security and holds every right in public.
-  await db.exec(`
-    create role service_role nologin noinherit bypassrls;
-    grant usage on schema public to service_role;
-    alter default privileges in schema public grant all on tables to service_role;
-    alter default privileges in schema public grant all on functions to service_role;
-  `);
-  for (const name of EARLIER) await db.exec(await readFile(migration(name), "utf8"));
+  db = await freshSupabaseDatabase();
+  await migrate(db, ...EARLIER);
   await db.exec(
     "insert into public.newsletter_subscribers (email) values ('a@example.org'), ('b@example.org'), " +
       "('c@example.org'), ('d@example.org')",
   );
   await db.query("insert into newsletter_private.settings (name, value) values ('confirm_signing_key', $1)", [KEY]);
-  for (const name of SUPPRESSION) await db.exec(await readFile(migration(name), "utf8"));
   // A re-run must not fail.
-  for (const name of SUPPRESSION) await db.exec(await readFile(migration(name), "utf8"));
+  await migrate(db, ...SUPPRESSION, ...SUPPRESSION);
 }, 120_000);
 
 afterAll(async () => {
@@ -149,7 +125,7 @@ describe("the suppression migrations", () => {
       "select newsletter_private.suppress('a@example.org', 'bounced', 'x', now())",
       "select newsletter_private.trusted_caller('x', 0, 'y')",
     ]) {
-      expect((await failure(as("anon", (tx) => tx.query(sql)))).code).toBe("42501");
+      expect((await failureOf(as("anon", (tx) => tx.query(sql)))).code).toBe("42501");
     }
   });
 
@@ -181,7 +157,7 @@ describe("the suppression migrations", () => {
     });
     expect(await suppress("a@example.org", "complained", "spam")).toBe("already");
     expect(await suppress("nobody@example.org", "bounced", "550")).toBe("unknown");
-    expect((await failure(suppress("b@example.org", "annoyed", "x"))).message).toMatch(/bounced or complained/);
+    expect((await failureOf(suppress("b@example.org", "annoyed", "x"))).message).toMatch(/bounced or complained/);
     expect(await readers()).toEqual(["b@example.org", "c@example.org", "d@example.org"]);
   });
 

@@ -4,9 +4,9 @@
  * suppressed with the relay's words, and the next update opens no RCPT TO for them.
  */
 import { describe, expect, it } from "vitest";
-import { sendSetupPerTest } from "../support/newsletter-send-setup";
+import { sendSetupPerTest } from "../support/newsletter/send-setup";
 import { subscribers } from "../support/subscribers-cli";
-import { addReaders, newsletter, writeUpdate } from "../support/newsletter-cli";
+import { addReaders, newsletter, writeUpdate } from "../support/newsletter/cli";
 
 const FIRST = "2026-11-20-first-launch";
 const SECOND = "2026-11-27-second-note";

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { subscribe } from "../support/newsletter-http";
-import { newsletter, sendEnv, writeUpdate } from "../support/newsletter-cli";
+import { subscribe } from "../support/newsletter/http";
+import { newsletter, sendEnv, writeUpdate } from "../support/newsletter/cli";
 import { serverHarness } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
-import { startStubSupabase, type StubSupabase } from "../support/stub-supabase";
-import { createConfirmRpcs } from "../support/stub-supabase-confirm";
+import { startStubSupabase, type StubSupabase } from "../support/stub-supabase/stub";
+import { createConfirmRpcs } from "../support/stub-supabase/confirm";
 import { basicAuth, fixtureText, POSTMARK_AUTH, RESEND_SECRET, resendHeaders } from "../support/webhook-signing";
 
 const KEY = "the-database-and-the-server-share-this-key";

@@ -5,9 +5,9 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
-import { subscribe } from "../support/newsletter-http";
+import { subscribe } from "../support/newsletter/http";
 import { type ServerProcess, startServer, tempDir } from "../support/production-server";
-import { startStubSupabase, type StubSupabase, UNSUBSCRIBE_FUNCTION } from "../support/stub-supabase";
+import { startStubSupabase, type StubSupabase, UNSUBSCRIBE_FUNCTION } from "../support/stub-supabase/stub";
 
 const UNKNOWN_TOKEN = "3f1e2d4c-5b6a-4789-8abc-def012345678";
 

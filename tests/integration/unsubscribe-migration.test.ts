@@ -1,32 +1,16 @@
 // The unsubscribe migration on real Postgres (PGlite), applied after the first one to a table that already has rows,
 // and checked as Supabase's anon role: the only way a visitor can remove a row is the function, with its token.
-import { readFile } from "node:fs/promises";
-import { PGlite, type Transaction } from "@electric-sql/pglite";
+import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUPABASE_BASELINE } from "../support/supabase-baseline";
+import { asRole, failureOf, freshSupabaseDatabase, migrate } from "../support/pglite-migrations";
 
-const migration = (name: string) => new URL(`../../supabase/migrations/${name}`, import.meta.url);
-const FIRST = migration("20250925000000_newsletter_subscribers.sql");
-const UNSUBSCRIBE = migration("20261123000000_newsletter_unsubscribe.sql");
-const ANSWER = migration("20261124000000_newsletter_unsubscribe_answer.sql");
+const FIRST = "20250925000000_newsletter_subscribers.sql";
+const UNSUBSCRIBE = "20261123000000_newsletter_unsubscribe.sql";
+const ANSWER = "20261124000000_newsletter_unsubscribe_answer.sql";
 
 let db: PGlite;
 
-async function asAnon<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.exec("set local role anon");
-    return fn(tx);
-  });
-}
-
-async function failure(promise: Promise<unknown>): Promise<{ code?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string };
-  }
-  throw new Error("expected the statement to fail");
-}
+const asAnon = <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> => asRole(db, "anon", fn);
 
 const rows = async () =>
   (
@@ -36,15 +20,12 @@ const rows = async () =>
   ).rows;
 
 beforeAll(async () => {
-  db = await PGlite.create();
-  await db.exec(SUPABASE_BASELINE);
-  await db.exec(await readFile(FIRST, "utf8"));
+  db = await freshSupabaseDatabase();
+  await migrate(db, FIRST);
   // Subscribers from before the new migration.
   await db.exec("insert into public.newsletter_subscribers (email) values ('old@example.com'), ('older@example.com')");
-  await db.exec(await readFile(UNSUBSCRIBE, "utf8"));
   // Applied twice without error, as a re-run must be; the next migration then changes the function's answer.
-  await db.exec(await readFile(UNSUBSCRIBE, "utf8"));
-  await db.exec(await readFile(ANSWER, "utf8"));
+  await migrate(db, UNSUBSCRIBE, UNSUBSCRIBE, ANSWER);
 }, 120_000);
 
 afterAll(async () => {
@@ -62,23 +43,26 @@ describe("the unsubscribe migration", () => {
   });
 
   it("can be applied a second time without error", async () => {
-    await db.exec(await readFile(ANSWER, "utf8"));
+    await migrate(db, ANSWER);
     expect(await rows()).toHaveLength(3);
   });
 
   it("still refuses anon to select, update or delete rows, or to choose a token", async () => {
-    expect((await failure(asAnon((tx) => tx.query("select * from public.newsletter_subscribers")))).code).toBe("42501");
+    expect((await failureOf(asAnon((tx) => tx.query("select * from public.newsletter_subscribers")))).code).toBe(
+      "42501",
+    );
     expect(
-      (await failure(asAnon((tx) => tx.query("select unsubscribe_token from public.newsletter_subscribers")))).code,
+      (await failureOf(asAnon((tx) => tx.query("select unsubscribe_token from public.newsletter_subscribers")))).code,
     ).toBe("42501");
     expect(
-      (await failure(asAnon((tx) => tx.exec("update public.newsletter_subscribers set email = 'x@example.com'")))).code,
+      (await failureOf(asAnon((tx) => tx.exec("update public.newsletter_subscribers set email = 'x@example.com'"))))
+        .code,
     ).toBe("42501");
-    expect((await failure(asAnon((tx) => tx.exec("delete from public.newsletter_subscribers")))).code).toBe("42501");
+    expect((await failureOf(asAnon((tx) => tx.exec("delete from public.newsletter_subscribers")))).code).toBe("42501");
     const chosen = "00000000-0000-4000-8000-000000000000";
     expect(
       (
-        await failure(
+        await failureOf(
           asAnon((tx) =>
             tx.query("insert into public.newsletter_subscribers (email, unsubscribe_token) values ($1, $2)", [
               "mine@example.com",

@@ -8,7 +8,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
-import { addReaders } from "../support/newsletter-cli";
+import { addReaders } from "../support/newsletter/cli";
 import { subscribers } from "../support/subscribers-cli";
 import { serverHarness, type ServerProcess } from "../support/production-server";
 import {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addReaders } from "../support/newsletter-cli";
+import { addReaders } from "../support/newsletter/cli";
 import { serverHarness, type ServerProcess } from "../support/production-server";
 import { SNS_HOST, type SnsLoopback, startSnsLoopback } from "../support/sns-loopback";
 import { subscribers } from "../support/subscribers-cli";

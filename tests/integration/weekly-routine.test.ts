@@ -23,7 +23,7 @@ import {
   type StageState,
 } from "../support/docker-image";
 import { confirmTokenIn, pressConfirm } from "../support/confirm-link";
-import { subscribe } from "../support/newsletter-http";
+import { subscribe } from "../support/newsletter/http";
 import {
   ROOT,
   type ServerProcess,

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openOutbox } from "~/mail/outbox.server";
 import { parseWelcome } from "~/newsletter/welcome/welcome-file.server";
 import { confirmTokenIn, pressConfirm } from "../support/confirm-link";
-import { subscribe } from "../support/newsletter-http";
+import { subscribe } from "../support/newsletter/http";
 import { ROOT, serverHarness } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderMail, type ReaderMailInput, TEST_NOTE } from "~/mail/layout/render-mail.server";
+import { TEST_NOTE } from "~/content/mail-copy";
+import { renderMail, type ReaderMailInput } from "~/mail/layout/render-mail.server";
 
 const site = { ownerName: "Alex Placeholder", siteUrl: "https://example.com" };
 const confirmUrl = "https://example.com/confirm?token=TOKEN_abc-123";

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { csvField, csvValue, subscribersCsv, unsubscribeLink } from "~/newsletter/admin/subscribers-csv.server";
+import { csvField, csvValue, subscribersCsv } from "~/newsletter/admin/subscribers-csv.server";
+import { unsubscribeLink } from "~/newsletter/list/unsubscribe-token";
 import { FORMULA_START, readCsv } from "../support/csv";
 
 describe("the subscribers export", () => {
-  it("links to the unsubscribe page on the site's own address", () => {
+  it("links to the unsubscribe page on the site's own address (the link every mail carries)", () => {
     expect(unsubscribeLink("https://example.com", "3f1e2d4c-5b6a-4789-8abc-def012345678")).toBe(
       "https://example.com/unsubscribe?token=3f1e2d4c-5b6a-4789-8abc-def012345678",
     );

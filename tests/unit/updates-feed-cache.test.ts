@@ -2,10 +2,10 @@ import { XMLParser } from "fast-xml-parser";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
 // The module reads UPDATES_DIR when it loads: the test folder (published on 1, 10 and 20 October 2025, and a draft).
-let feeds: typeof import("~/updates/feed-cache.server");
+let feeds: typeof import("~/updates/feed/cache.server");
 beforeAll(async () => {
   vi.stubEnv("UPDATES_DIR", "tests/fixtures/updates/site");
-  feeds = await import("~/updates/feed-cache.server");
+  feeds = await import("~/updates/feed/cache.server");
 });
 
 const entryIds = (xml: string): string[] =>

@@ -3,6 +3,7 @@
 // Pure: what a composer knows goes in, `{ html, text }` comes out; subjects and headers stay the composer's.
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { CONFIRM_MAIL, PAGE_LINK, TEST_NOTE } from "~/content/mail-copy";
 import { Brand, Button, Footer, MailDocument, Note, RenderedBody, SiteLink } from "~/mail/layout/components.server";
 import { oneLine, SIGNATURE_SEPARATOR, wrapText } from "~/mail/layout/mail-text.server";
 import { renderUpdateHtml, renderUpdateText } from "~/updates/markdown.server";
@@ -45,25 +46,6 @@ export interface RenderedMail {
   text: string;
 }
 
-/** What a test copy says first, in both parts. */
-export const TEST_NOTE = "This is a test copy: it was sent only to you, and no reader received it.";
-
-/** The link to the page that holds the mail, by kind. */
-const PAGE_LINK = { update: "Read it on the site", test: "Read it on the site", welcome: "Read the updates so far" };
-
-const CONFIRM = {
-  heading: "Confirm your subscription",
-  greeting: "Hello,",
-  asked: (ownerName: string, site: string) =>
-    `Someone, hopefully you, asked to get ${ownerName}'s updates on ${site} at this address.`,
-  press: "To confirm, open this link and press 'Confirm':",
-  button: "Open the page to confirm",
-  copy: "Or copy this link into your browser:",
-  lifetime: "The link works for 7 days.",
-  notYou: "If you did not ask for this,",
-  ignore: "ignoring this mail is enough to stay off the list.",
-};
-
 const htmlDocument = (node: ReactElement) => `<!doctype html>\n${renderToStaticMarkup(node)}\n`;
 
 function confirmation(input: ConfirmationMailInput): RenderedMail {
@@ -71,19 +53,19 @@ function confirmation(input: ConfirmationMailInput): RenderedMail {
   const html = htmlDocument(
     <MailDocument title={oneLine(input.subject)}>
       <Brand ownerName={input.ownerName} />
-      <h1>{CONFIRM.heading}</h1>
-      <p>{CONFIRM.greeting}</p>
-      <p>{CONFIRM.asked(input.ownerName, site)}</p>
-      <Button href={input.confirmUrl}>{CONFIRM.button}</Button>
+      <h1>{CONFIRM_MAIL.heading}</h1>
+      <p>{CONFIRM_MAIL.greeting}</p>
+      <p>{CONFIRM_MAIL.asked(input.ownerName, site)}</p>
+      <Button href={input.confirmUrl}>{CONFIRM_MAIL.button}</Button>
       <p>
-        {CONFIRM.copy}
+        {CONFIRM_MAIL.copy}
         <br />
         <a href={input.confirmUrl}>{input.confirmUrl}</a>
       </p>
       <p>
-        {CONFIRM.lifetime}
+        {CONFIRM_MAIL.lifetime}
         <br />
-        {CONFIRM.notYou} {CONFIRM.ignore}
+        {CONFIRM_MAIL.notYou} {CONFIRM_MAIL.ignore}
       </p>
       {/* To someone not on the list yet: nothing to unsubscribe from, only who sent it. */}
       <Footer>
@@ -94,17 +76,17 @@ function confirmation(input: ConfirmationMailInput): RenderedMail {
     </MailDocument>,
   );
   const text = [
-    CONFIRM.greeting,
+    CONFIRM_MAIL.greeting,
     "",
-    CONFIRM.asked(input.ownerName, site),
-    CONFIRM.press,
+    CONFIRM_MAIL.asked(input.ownerName, site),
+    CONFIRM_MAIL.press,
     "",
     input.confirmUrl,
     "",
-    CONFIRM.lifetime,
+    CONFIRM_MAIL.lifetime,
     // Its own line, so the sentence that matters is never split by the wrapping.
-    CONFIRM.notYou,
-    CONFIRM.ignore,
+    CONFIRM_MAIL.notYou,
+    CONFIRM_MAIL.ignore,
     "",
     SIGNATURE_SEPARATOR,
     input.ownerName,

@@ -1,4 +1,5 @@
 import type { SubscriberRow } from "~/newsletter/list/subscriber-list.server";
+import { unsubscribeLink } from "~/newsletter/list/unsubscribe-token";
 
 /** A row to export: a reader without a state is a confirmed one (from before confirmation). */
 type ExportRow = Omit<SubscriberRow, "state" | "confirmedAt"> & Partial<Pick<SubscriberRow, "state" | "confirmedAt">>;
@@ -13,13 +14,6 @@ const CSV_HEADER = [
   "suppressed_at",
   "suppressed_because",
 ] as const;
-
-/** The one-click unsubscribe link of a subscriber, on the site's own address. */
-export function unsubscribeLink(siteUrl: string, token: string): string {
-  const url = new URL("/unsubscribe", siteUrl);
-  url.searchParams.set("token", token);
-  return url.toString();
-}
 
 /**
  * What makes a spreadsheet read a cell as a formula (= + - @, tab, carriage return), and the apostrophe that marks

@@ -3,6 +3,7 @@
  * confirm page, and the line that ignoring it is enough. No promotion, no images, no tracking. Pure: the token comes
  * in, the message out.
  */
+import { CONFIRM_MAIL } from "~/content/mail-copy";
 import { renderMail } from "~/mail/layout/render-mail.server";
 import type { MailMessage } from "~/mail/transport.server";
 
@@ -19,7 +20,7 @@ export function confirmLink(siteUrl: string, token: string): string {
 }
 
 export function confirmationMail(to: string, token: string, { ownerName, siteUrl }: ConfirmMailContext): MailMessage {
-  const subject = `Confirm your subscription to ${ownerName}'s updates`;
+  const subject = CONFIRM_MAIL.subject(ownerName);
   const confirmUrl = confirmLink(siteUrl, token);
   return { to, subject, ...renderMail({ kind: "confirmation", ownerName, siteUrl, subject, confirmUrl }) };
 }

@@ -4,7 +4,7 @@ import { createMailTransport } from "~/mail/transport.server";
 import { CommandError } from "~/newsletter/send/update-to-send.server";
 import { composeUpdateMail } from "~/newsletter/send/update-mail.server";
 import { mailSite, mailSource } from "~/newsletter/send/update-composer.server";
-import { unsubscribeLink } from "~/newsletter/admin/subscribers-csv.server";
+import { unsubscribeLink } from "~/newsletter/list/unsubscribe-token";
 import type { Update } from "~/updates/updates.server";
 import { siteUrl } from "~/utils/site-url.server";
 

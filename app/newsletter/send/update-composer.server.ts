@@ -6,7 +6,7 @@ import type { Composer } from "~/mail/drain.server";
 import { siteUrl } from "~/utils/site-url.server";
 import type { OutboxRow } from "~/mail/outbox.server";
 import { composeUpdateMail, type UpdateMailSite, type UpdateMailSource } from "~/newsletter/send/update-mail.server";
-import { unsubscribeLink } from "~/newsletter/admin/subscribers-csv.server";
+import { unsubscribeLink } from "~/newsletter/list/unsubscribe-token";
 import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
 import { readUpdateFiles } from "~/updates/update-files.server";
 import { findUpdate, renderUpdateHtml, renderUpdateText, type Update, updatesFolder } from "~/updates/updates.server";

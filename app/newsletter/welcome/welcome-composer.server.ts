@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import type { Composer } from "~/mail/drain.server";
 import type { NewMail, Outbox, OutboxRow } from "~/mail/outbox.server";
 import type { Runner } from "~/mail/runner.server";
-import { unsubscribeLink } from "~/newsletter/admin/subscribers-csv.server";
+import { unsubscribeLink } from "~/newsletter/list/unsubscribe-token";
 import type { Reader, SubscriberList } from "~/newsletter/list/subscriber-list.server";
 import { mailSite, SKIP_UNSUBSCRIBED, tokenOfRow } from "~/newsletter/send/update-composer.server";
 import { composeWelcomeMail } from "~/newsletter/welcome/welcome-mail.server";

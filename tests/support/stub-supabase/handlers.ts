@@ -1,21 +1,13 @@
-// The Supabase stub's three services (tests/support/stub-supabase.ts): PostgREST's insert into the newsletter table,
+// The Supabase stub's three services (tests/support/stub-supabase/stub.ts): PostgREST's insert into the newsletter table,
 // its unsubscribe function, and the get-latest-tweet edge function, each behind the gateway's key check.
-// Run by plain node too (stub-supabase-main.ts): erasable TypeScript only, type-only imports marked `type`.
+// Run by plain node too (main.ts): erasable TypeScript only, type-only imports marked `type`.
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { isRecord } from "./stub-supabase-behaviours.ts";
-import type { ConfirmRpcs } from "./stub-supabase-confirm.ts";
-import type { ImportRpc } from "./stub-supabase-import.ts";
-import type { SuppressionRpcs } from "./stub-supabase-suppression.ts";
-import {
-  checkRow,
-  GATEWAY_HTML,
-  json,
-  parseJson,
-  PERMISSION_DENIED,
-  pgError,
-  type Reply,
-} from "./stub-supabase-replies.ts";
+import { isRecord } from "./behaviours.ts";
+import type { ConfirmRpcs } from "./confirm.ts";
+import type { ImportRpc } from "./import.ts";
+import type { SuppressionRpcs } from "./suppression.ts";
+import { checkRow, GATEWAY_HTML, json, parseJson, PERMISSION_DENIED, pgError, type Reply } from "./replies.ts";
 import {
   DEFAULT_LATEST_POST_TEXT,
   type FunctionBehaviour,
@@ -24,7 +16,7 @@ import {
   type RecordedRequest,
   TABLE,
   UNSUBSCRIBE_FUNCTION,
-} from "./stub-supabase-types.ts";
+} from "./types.ts";
 
 /** What the stub holds: the calls it saw, the "table", and the behaviours the tests scripted. */
 export interface StubData {

@@ -1,6 +1,6 @@
 // The Supabase stub's scripted behaviours, checked rather than trusted: control calls come from another process as JSON.
-import type { FunctionBehaviour, InsertBehaviour, PostgrestErrorBody } from "./stub-supabase-types.ts";
-import { DEFAULT_LATEST_POST_TEXT } from "./stub-supabase-types.ts";
+import type { FunctionBehaviour, InsertBehaviour, PostgrestErrorBody } from "./types.ts";
+import { DEFAULT_LATEST_POST_TEXT } from "./types.ts";
 
 export const DEFAULT_INSERT_BEHAVIOUR: InsertBehaviour = { kind: "store" };
 export const DEFAULT_FUNCTION_BEHAVIOUR: FunctionBehaviour = { kind: "text", text: DEFAULT_LATEST_POST_TEXT };

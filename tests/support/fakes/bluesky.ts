@@ -3,8 +3,8 @@
  * (tests/fixtures/latest-post/bluesky.ts) for the owner's handle or DID, 400 "Profile not found" for any other actor,
  * and whatever a test scripts instead (a 429 with its reset header, a 500, a hang).
  */
-import { authorFeed, OWNER_DID, OWNER_HANDLE, profileNotFound, rateLimited } from "../fixtures/latest-post/bluesky";
-import { type Answer, type FakeJsonServer, startFakeJsonServer } from "./fake-json-server";
+import { authorFeed, OWNER_DID, OWNER_HANDLE, profileNotFound, rateLimited } from "../../fixtures/latest-post/bluesky";
+import { type Answer, type FakeJsonServer, startFakeJsonServer } from "./json-server";
 
 export type BlueskyBehaviour =
   | { kind: "feed"; body?: unknown } // the fixture feed, or another body

@@ -1,11 +1,11 @@
 // The Atom feed of the published updates (RFC 4287): for readers who prefer a feed reader to mail.
 import { owner } from "~/content/site";
 import { renderUpdateHtml } from "~/updates/markdown.server";
-import { FEED_PATH, FEED_TYPE } from "~/updates/feed-path";
+import { FEED_PATH, FEED_TYPE } from "~/updates/feed/path";
 import type { Update } from "~/updates/update-files.server";
 import { updatePath, writtenAt } from "~/updates/update-view.server";
 
-export { FEED_PATH, FEED_TYPE } from "~/updates/feed-path";
+export { FEED_PATH, FEED_TYPE } from "~/updates/feed/path";
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
 // Characters XML 1.0 does not allow at all, even escaped: a stray one would make the whole feed unreadable.

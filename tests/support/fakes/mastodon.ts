@@ -10,8 +10,8 @@ import {
   statuses,
   tooManyRequests,
   USERNAME,
-} from "../fixtures/latest-post/mastodon";
-import { type Answer, type FakeJsonServer, startFakeJsonServer } from "./fake-json-server";
+} from "../../fixtures/latest-post/mastodon";
+import { type Answer, type FakeJsonServer, startFakeJsonServer } from "./json-server";
 
 export type MastodonBehaviour =
   | { kind: "statuses"; body?: unknown }

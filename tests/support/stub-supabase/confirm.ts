@@ -6,7 +6,7 @@
  * pending. As 20261127120000 has it, the previous mail's token confirms too (a second mail leaves the first link
  * working).
  *
- * Run by `node` through stub-supabase.ts too: erasable TypeScript only.
+ * Run by `node` through stub.ts too: erasable TypeScript only.
  */
 import { createHash, createHmac } from "node:crypto";
 
@@ -18,7 +18,7 @@ export interface ConfirmRows {
   has(lower: string): boolean;
   add(email: string): void;
   remove(lower: string): void;
-  /** Whether the reader is suppressed (stub-supabase-suppression.ts): a duplicate that is never mailed. */
+  /** Whether the reader is suppressed (suppression.ts): a duplicate that is never mailed. */
   suppressed(lower: string): boolean;
 }
 

@@ -1,9 +1,9 @@
 /**
  * Runs the Supabase stub as its own process (the bench uses it so; the browser tests start it in their global setup):
  *
- *   STUB_PORT=54321 node tests/support/stub-supabase-main.ts
+ *   STUB_PORT=54321 node tests/support/stub-supabase/main.ts
  *
- * Browser tests script it over HTTP through the /__stub/ control endpoints (see stub-supabase.ts); use
+ * Browser tests script it over HTTP through the /__stub/ control endpoints (see stub.ts); use
  * `${url}/__stub/state` as the readiness URL.
  * Env: STUB_PORT (default 54321, 0 for any free port), STUB_HOST (default 127.0.0.1), STUB_ANON_KEY (optional).
  */
@@ -13,8 +13,8 @@
 // The empty export makes this file a module, which top-level await needs.
 export {};
 
-const stubModule: string = "./stub-supabase.ts";
-const { startStubSupabase }: typeof import("./stub-supabase") = await import(stubModule);
+const stubModule: string = "./stub.ts";
+const { startStubSupabase }: typeof import("./stub") = await import(stubModule);
 
 function portFromEnv(raw: string | undefined): number {
   if (raw === undefined || raw === "") return 54321;

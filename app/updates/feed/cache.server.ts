@@ -3,7 +3,7 @@
 // feed changes only when an update's day begins in Brussels; the key is what the feed shows, not the clock.
 import { createHash } from "node:crypto";
 import { challenge } from "~/content/site";
-import { FEED_ENTRIES, updatesFeedXml } from "~/updates/feed.server";
+import { FEED_ENTRIES, updatesFeedXml } from "~/updates/feed/atom.server";
 import { startOfDay } from "~/updates/update-view.server";
 import { isPublished } from "~/updates/publication.server";
 import { allUpdates, type Update } from "~/updates/updates.server";

@@ -4,7 +4,7 @@
  * a text result as a JSON string, unknown arguments as PGRST202. Like the database, each answers 'refused' and
  * changes nothing unless the call comes with the service role key or is signed with the stored signing key.
  *
- * Run by `node` through stub-supabase.ts too: erasable TypeScript only.
+ * Run by `node` through stub.ts too: erasable TypeScript only.
  */
 import { createHmac } from "node:crypto";
 
@@ -12,7 +12,7 @@ const SIGNATURE_WINDOW_MS = 10 * 60_000;
 const SOFT_BOUNCES_TO_SUPPRESS = 3;
 
 export interface SuppressionRecord {
-  /** 'unsubscribed' only from an import (stub-supabase-import.ts): the reader left at the other tool. */
+  /** 'unsubscribed' only from an import (import.ts): the reader left at the other tool. */
   reason: "bounced" | "complained" | "unsubscribed" | null;
   detail: string | null;
   at: number | null;

@@ -3,8 +3,8 @@
  * closed after them.
  */
 import { afterAll, beforeAll } from "vitest";
-import { type FakeBluesky, startFakeBluesky } from "./fake-bluesky";
-import { type FakeMastodon, startFakeMastodon } from "./fake-mastodon";
+import { type FakeBluesky, startFakeBluesky } from "./bluesky";
+import { type FakeMastodon, startFakeMastodon } from "./mastodon";
 
 export interface FakeSocials {
   readonly bluesky: FakeBluesky;

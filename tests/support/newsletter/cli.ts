@@ -8,8 +8,8 @@ import { OUTBOX_FILE_NAME } from "~/mail/settings.server";
 import { hashToken } from "~/newsletter/list/subscriber-list.server";
 import { dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { openSqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
-import { childEnv, productionEnv, ROOT } from "./production-server";
-import type { Run } from "./subscribers-cli";
+import { childEnv, productionEnv, ROOT } from "../production-server";
+import type { Run } from "../subscribers-cli";
 
 export const FROM = "Alex Placeholder <updates@mail.example.net>";
 

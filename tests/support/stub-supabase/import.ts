@@ -3,7 +3,7 @@
  * (newsletter_import_reader), as PostgREST sends it: a text result as a JSON string ('added' or 'exists'), unknown
  * arguments as PGRST202, and, as the function's execute right is the service role's alone, 42501 for any other key.
  *
- * Run by `node` through stub-supabase.ts too: erasable TypeScript only.
+ * Run by `node` through stub.ts too: erasable TypeScript only.
  */
 
 const NAME = "newsletter_import_reader";

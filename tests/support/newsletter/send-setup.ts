@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach } from "vitest";
-import { sendEnv, writeUpdate } from "./newsletter-cli";
-import { startSmtpServer, type TestSmtpServer } from "./smtp-server";
+import { sendEnv, writeUpdate } from "./cli";
+import { startSmtpServer, type TestSmtpServer } from "../smtp-server";
 
 export interface SendSetup {
   readonly dataDir: string;

@@ -1,13 +1,7 @@
 // What the Supabase stub answers with, and how it reads a request: PostgREST's error bodies, the migration's row
-// checks, the gateway's HTML page. Run by plain node too (stub-supabase-main.ts): erasable TypeScript only.
+// checks, the gateway's HTML page. Run by plain node too (main.ts): erasable TypeScript only.
 import type { IncomingMessage } from "node:http";
-import {
-  CHECK_CONSTRAINT,
-  MAX_EMAIL_LENGTH,
-  type PostgrestErrorBody,
-  TABLE,
-  UNIQUE_INDEX,
-} from "./stub-supabase-types.ts";
+import { CHECK_CONSTRAINT, MAX_EMAIL_LENGTH, type PostgrestErrorBody, TABLE, UNIQUE_INDEX } from "./types.ts";
 
 export const GATEWAY_HTML =
   "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n" +

@@ -1,9 +1,9 @@
-// The Supabase stub's names and shapes (tests/support/stub-supabase.ts): what the site's calls and the tests see.
-// Run by plain node too (stub-supabase-main.ts): erasable TypeScript only, type-only imports marked `type`.
+// The Supabase stub's names and shapes (tests/support/stub-supabase/stub.ts): what the site's calls and the tests see.
+// Run by plain node too (main.ts): erasable TypeScript only, type-only imports marked `type`.
 
-import type { ConfirmRows, ConfirmRpcs } from "./stub-supabase-confirm.ts";
-import type { ImportRpc } from "./stub-supabase-import.ts";
-import type { SuppressionRpcs } from "./stub-supabase-suppression.ts";
+import type { ConfirmRows, ConfirmRpcs } from "./confirm.ts";
+import type { ImportRpc } from "./import.ts";
+import type { SuppressionRpcs } from "./suppression.ts";
 export const TABLE = "newsletter_subscribers";
 export const FUNCTION_NAME = "get-latest-tweet";
 /** The database function of the unsubscribe migration, called as PostgREST's POST /rest/v1/rpc/<name>. */
@@ -105,7 +105,7 @@ export interface StubOptions {
   host?: string;
   /**
    * Answer the double opt-in functions too, e.g. `(rows) => createConfirmRpcs(key, rows)` from
-   * stub-supabase-confirm.ts (given from outside: node runs the stub alone, without that one).
+   * confirm.ts (given from outside: node runs the stub alone, without that one).
    */
   confirmations?: (rows: ConfirmRows) => ConfirmRpcs;
   /** The service role key: with it, and only with it, the table can be read (the update command, never the server). */

@@ -3,9 +3,9 @@
  * newsletter_subscribers, and the get-latest-tweet edge function) the way the hosted services do, so the
  * unmodified supabase-js client can be exercised end to end without a network.
  *
- * In parts: its names and shapes (stub-supabase-types.ts), the scripted behaviours (-behaviours), the replies and
- * row checks (-replies), the three services (-handlers); here, the server, the /__stub/ control API and the handle
- * tests hold. Run directly by `node` (type stripping) from stub-supabase-main.ts, so every part stays within erasable
+ * In parts: its names and shapes (types.ts), the scripted behaviours (behaviours.ts), the replies and
+ * row checks (replies.ts), the three services (handlers.ts); here, the server, the /__stub/ control API and the handle
+ * tests hold. Run directly by `node` (type stripping) from main.ts, so every part stays within erasable
  * TypeScript (no enums, namespaces or parameter properties, type-only imports marked `type`) and imports its
  * siblings with their `.ts` extension.
  */
@@ -18,28 +18,15 @@ import {
   isRecord,
   parseFunctionBehaviour,
   parseInsertBehaviour,
-} from "./stub-supabase-behaviours.ts";
-import {
-  handleFunctions,
-  handleRest,
-  handleRpc,
-  type StubData,
-  type StubIo,
-  storeEmail,
-} from "./stub-supabase-handlers.ts";
-import { CORS_HEADERS, headerRecord, json, parseJson, readBody, type Reply } from "./stub-supabase-replies.ts";
-import { createImportRpc } from "./stub-supabase-import.ts";
-import { createSuppressionRpcs } from "./stub-supabase-suppression.ts";
-import {
-  FAKE_ANON_KEY,
-  type RecordedRequest,
-  type StubOptions,
-  type StubState,
-  type StubSupabase,
-} from "./stub-supabase-types.ts";
+} from "./behaviours.ts";
+import { handleFunctions, handleRest, handleRpc, type StubData, type StubIo, storeEmail } from "./handlers.ts";
+import { CORS_HEADERS, headerRecord, json, parseJson, readBody, type Reply } from "./replies.ts";
+import { createImportRpc } from "./import.ts";
+import { createSuppressionRpcs } from "./suppression.ts";
+import { FAKE_ANON_KEY, type RecordedRequest, type StubOptions, type StubState, type StubSupabase } from "./types.ts";
 
-export * from "./stub-supabase-types.ts";
-export { parseFunctionBehaviour, parseInsertBehaviour } from "./stub-supabase-behaviours.ts";
+export * from "./types.ts";
+export { parseFunctionBehaviour, parseInsertBehaviour } from "./behaviours.ts";
 
 /** A stub that has seen nothing, holds no address and answers as the real services do. */
 const emptyData = (): Omit<StubData, "anonKey" | "confirmations" | "serviceRoleKey" | "suppression" | "imports"> => ({

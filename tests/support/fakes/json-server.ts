@@ -1,5 +1,5 @@
 /**
- * A loopback HTTP server for the latest-post fakes (fake-bluesky.ts, fake-mastodon.ts): each request is recorded and
+ * A loopback HTTP server for the latest-post fakes (bluesky.ts, mastodon.ts): each request is recorded and
  * answered by the fake's route function, or left hanging until close.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
