@@ -16,6 +16,7 @@ import { NEWSLETTER_ACTION } from "~/newsletter/sign-up/form-names";
 import { SOMETHING_WENT_WRONG_TOAST } from "~/newsletter/sign-up/messages";
 import { isNoAnswer, NO_ANSWER } from "~/newsletter/sign-up/no-answer";
 import { subscribeAction } from "~/newsletter/sign-up/sign-up-action.server";
+import { services } from "~/server-build/services.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader(_args: LoaderFunctionArgs) {
@@ -39,7 +40,7 @@ export async function loader(_args: LoaderFunctionArgs) {
  * `shouldRevalidate`s (here and in root.tsx) follow from it. The reasons in full: docs/decisions/008-one-flash-path.md.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const answer = await subscribeAction(request, context);
+  const answer = await subscribeAction(request, context, services());
   if (answer.kind === "refused") return new Response(answer.text, { status: answer.status });
   return redirectWithToast(request, "/", answer.toast, answer.formReply);
 }

@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { StatusPage } from "~/components/status-page";
 import type { loader as rootLoader } from "~/root";
 import { confirmAction, confirmTokenOf } from "~/newsletter/confirm/confirm-action.server";
+import { services } from "~/server-build/services.server";
 import { confirmCopy } from "~/content/site";
 
 // A GET never confirms: mail scanners open every link in a mail. The page only shows the button.
@@ -15,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { result, status } = await confirmAction(request, context);
+  const { result, status } = await confirmAction(request, context, services());
   return data({ result, message: confirmCopy.answers[result] }, { status });
 }
 

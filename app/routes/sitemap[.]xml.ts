@@ -4,7 +4,7 @@ import { env } from "~/utils/env.server";
 import { challengeToday } from "~/utils/today.server";
 import { sitemapXml } from "~/sharing/sitemap.server";
 import { resourceResponse } from "~/utils/resource-response.server";
-import { updatesSitemapEntries } from "~/updates/updates-sitemap.server";
+import { updatesSitemapEntries } from "~/sharing/updates-sitemap.server";
 
 // The home page on the owner's address, then the updates (the list and each published one). With ALLOW_INDEXING=false
 // there is no sitemap at all (404): robots.txt then disallows everything and names none, so only a guess leads here,

@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { StatusPage } from "~/components/status-page";
 import type { loader as rootLoader } from "~/root";
 import { tokenOf, unsubscribeAction } from "~/newsletter/unsubscribe/unsubscribe-action.server";
+import { services } from "~/server-build/services.server";
 import { dropBody } from "~/utils/bounded-body.server";
 import { unsubscribeCopy } from "~/content/site";
 
@@ -18,10 +19,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // A token in the URL (the mail's one-click link, RFC 8058, and the page's own form) says all: the body is never
   // read, so no body, however large, keeps a reader on the list. It is dropped after the unsubscribe.
   if (tokenOf(request.url) === null) {
-    const { result, status } = await unsubscribeAction(request, context);
+    const { result, status } = await unsubscribeAction(request, context, services());
     return data({ result, message: unsubscribeCopy.answers[result] }, { status });
   }
-  const { result, status } = await unsubscribeAction(withoutBody(request), context);
+  const { result, status } = await unsubscribeAction(withoutBody(request), context, services());
   await dropBody(request);
   return data({ result, message: unsubscribeCopy.answers[result] }, { status });
 }

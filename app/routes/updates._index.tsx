@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { publishedUpdates } from "~/updates/updates.server";
-import { UpdatesFrame } from "~/updates/updates-frame";
-import { updatesPageMeta } from "~/updates/update-meta.server";
+import { UpdatesFrame } from "~/components/updates-frame";
+import { updatesPageMeta } from "~/sharing/updates-page-meta.server";
 import { frameProps, updatesPageHeaders } from "~/updates/updates-page.server";
 import { listItem } from "~/updates/update-view.server";
 import { owner, updatesCopy } from "~/content/site";
 import { fillIn } from "~/components/fill-in";
-import { UpdatesErrorBoundary } from "~/updates/updates-error";
+import { UpdatesErrorBoundary } from "~/components/updates-error";
 
 export function loader(_args: LoaderFunctionArgs) {
   const now = new Date();

@@ -22,6 +22,7 @@ import { refuseServiceRoleKey } from "~/newsletter/send/service-key.server";
 import { updateComposer } from "~/newsletter/send/update-composer.server";
 import { updateLane } from "~/newsletter/send/update-lane.server";
 import { welcomeComposer, welcomeQueue } from "~/newsletter/welcome/welcome-composer.server";
+import type { VisitorServices } from "~/newsletter/visitor-services.server";
 import { readWelcomeFile } from "~/newsletter/welcome/welcome-file.server";
 import { allUpdates } from "~/updates/updates.server";
 import { backupDirectory, env } from "~/utils/env.server";
@@ -31,21 +32,17 @@ import { CONFIRMATION_LIMITS } from "~/newsletter/sign-up/confirmation-limits";
 /** Where no outbox is open (the owner's tools): every mail fits, and none is queued. */
 const NO_CONFIRMATIONS: ConfirmationGate = { room: () => ({ fits: true }), queue: () => false, logHeld: () => {} };
 
-export interface Services {
+/**
+ * Everything running, for the server and the owner's tools; the visitors' actions are handed the part they use
+ * (VisitorServices). The fair limits and the welcome act in the server only: elsewhere every mail fits, none is
+ * queued, and no welcome goes out.
+ */
+export interface Services extends VisitorServices {
   readonly mail: MailSettings;
   /** Whether the list lives in Supabase (the owner's tools do not reach it). */
   readonly usesSupabase: boolean;
   /** The list, opened on first use: the server opens it at start, so a bad DATA_DIR stops start-up. */
   list(): SubscriberList;
-  /** Whether sign-ups wait for a confirmation: mail is on, and the list can hold pending readers. */
-  readonly confirmationOn: boolean;
-  /**
-   * The fair limits on confirmation mails, and the queue they guard (the server only: elsewhere every mail fits and
-   * none is queued). Queuing wakes the runner.
-   */
-  confirmations: ConfirmationGate;
-  /** Told of a reader as they confirm: queues the owner's welcome mail when there is one (the server only). */
-  welcomeReader(reader: Reader): void;
   /** Whether a sign-up can be stored now, for /healthz (never a call to Supabase). */
   healthy(): boolean;
   readonly backupSettings: BackupSettings;

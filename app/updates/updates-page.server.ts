@@ -1,7 +1,7 @@
 // What the updates routes share on the server: the frame's data, the answer for an unknown update, the caching.
 import type { HeadersFunction } from "@remix-run/node";
 import { challenge, owner, updatesCopy } from "~/content/site";
-import type { FrameProps } from "~/updates/updates-frame";
+import type { FrameProps } from "~/updates/frame-props";
 import { localDateAt } from "~/utils/days.server";
 import { logField, warnThrottled } from "~/utils/log.server";
 

@@ -4,7 +4,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { warnThrottled } from "~/utils/log.server";
 import { unsubscribeRateLimiter } from "~/newsletter/rate-limit.server";
 import { isConfirmToken } from "~/newsletter/confirm/confirmation-composer.server";
-import { services } from "~/server-build/services.server";
+import type { VisitorServices } from "~/newsletter/visitor-services.server";
 import { describeCause } from "~/utils/log.server";
 import type { ConfirmOutcome } from "~/newsletter/list/subscriber-list.server";
 
@@ -28,8 +28,7 @@ export function confirmTokenOf(url: string): string | null {
 }
 
 /** Confirms the reader a token was mailed to: "unknown" for a wrong, used or expired token. Never throws. */
-async function confirmSignUp(token: string): Promise<ConfirmOutcome | "failed"> {
-  const running = services();
+async function confirmSignUp(running: VisitorServices, token: string): Promise<ConfirmOutcome | "failed"> {
   if (!running.confirmationOn) return "unknown";
   try {
     // The owner's welcome, if any, is queued in the step that confirms the reader, once (welcome-composer.server.ts).
@@ -44,13 +43,14 @@ async function confirmSignUp(token: string): Promise<ConfirmOutcome | "failed"> 
 export async function confirmAction(
   request: Request,
   context: AppLoadContext,
+  running: VisitorServices,
 ): Promise<{ result: ConfirmResult; status: number }> {
   const answer = (result: ConfirmResult) => ({ result, status: STATUS[result] });
   const read = await readForm(request);
   const field = read.kind === "form" ? read.form.get("token") : null;
   const token = isConfirmToken(field) ? field : confirmTokenOf(request.url);
   if (!token) return answer("incomplete-link");
-  const outcome = await confirmSignUp(token);
+  const outcome = await confirmSignUp(running, token);
   if (outcome === "failed") return answer("failed");
   if (outcome === "unknown") {
     // Tokens are 256 random bits; the limit (the unsubscribe page's) keeps a flood of guesses visible and slow.

@@ -19,15 +19,17 @@ import { readForm } from "~/utils/read-form.server";
 import { subscribeRateLimiter } from "~/newsletter/rate-limit.server";
 import type { SubscribeOutcome } from "~/newsletter/list/subscriber-list.server";
 import { consentPageOf } from "~/newsletter/sign-up/consent.server";
-import { confirmsByMail, signUp } from "~/newsletter/sign-up/sign-up.server";
+import { signUp } from "~/newsletter/sign-up/sign-up.server";
+import type { VisitorServices } from "~/newsletter/visitor-services.server";
 import type { FormReply } from "~/utils/toast.server";
 
 /** What the dialog needs to know of a sign-up: "subscribed" closes it, anything else keeps it open. */
 export type NewsletterOutcome = SubscribeOutcome | "invalid";
 
-const outcomeToast = (outcome: SubscribeOutcome): ToastView =>
+// "Subscribed" says whether a mail to confirm is on its way (mail on), or the sign-up counts at once (mail off).
+const outcomeToast = (outcome: SubscribeOutcome, confirmsByMail: boolean): ToastView =>
   outcome === "subscribed"
-    ? subscribedToast(confirmsByMail())
+    ? subscribedToast(confirmsByMail)
     : outcome === "duplicate"
       ? ALREADY_SUBSCRIBED_TOAST
       : SOMETHING_WENT_WRONG_TOAST;
@@ -42,9 +44,13 @@ export type SignUpAnswer =
  * for the redirect to "/" (post/redirect/get): a visitor without JavaScript sees the toast after the reload, and with
  * JavaScript Remix follows the redirect and revalidates the root loader, which reads the same flash.
  */
-export async function subscribeAction(request: Request, context: AppLoadContext): Promise<SignUpAnswer> {
+export async function subscribeAction(
+  request: Request,
+  context: AppLoadContext,
+  running: VisitorServices,
+): Promise<SignUpAnswer> {
   try {
-    const decision = await decide(request, clientAddressOf(context));
+    const decision = await decide(request, clientAddressOf(context), running);
     if (decision === "far-too-large") return { kind: "refused", status: 413, text: "Payload Too Large" };
     // Nobody is left to read an answer: a short one, for the log's sake.
     if (decision === "cut-off") return { kind: "refused", status: 400, text: "Bad Request" };
@@ -73,7 +79,11 @@ const rejected = (message: string): Decision => ({
   formReply: reply("invalid", { status: "error", error: { email: [message] } }),
 });
 
-async function decide(request: Request, client: string): Promise<Decision | "far-too-large" | "cut-off"> {
+async function decide(
+  request: Request,
+  client: string,
+  running: VisitorServices,
+): Promise<Decision | "far-too-large" | "cut-off"> {
   const read = await readForm(request);
   switch (read.kind) {
     case "far-too-large":
@@ -98,7 +108,7 @@ async function decide(request: Request, client: string): Promise<Decision | "far
   if (honeypot !== null && honeypot !== "") {
     // A bot filled in the hidden field: it is told it succeeded, so it has nothing to learn, and nothing is stored.
     warnThrottled(`Newsletter: honeypot filled by ${logClient(client)}; nothing stored.`, "honeypot");
-    return { toast: subscribedToast(confirmsByMail()), formReply: reply("subscribed", { initialValue: null }) };
+    return { toast: subscribedToast(running.confirmationOn), formReply: reply("subscribed", { initialValue: null }) };
   }
 
   // Only the address is parsed, so only it can come back in Conform's reply: the reply travels in a cookie, and junk
@@ -119,11 +129,11 @@ async function decide(request: Request, client: string): Promise<Decision | "far
   }
 
   const page = consentPageOf(request.headers.get("referer"), request.url);
-  const outcome = await signUp(submission.value.email, page, client);
+  const outcome = await signUp(running, submission.value.email, page, client);
   if (outcome === "duplicate") console.info(`Newsletter: ${maskEmail(submission.value.email)} is already subscribed.`);
   // On success the form starts empty again (Conform resets it); otherwise the address stays for another try.
   const result = outcome === "subscribed" ? submission.reply({ resetForm: true }) : submission.reply();
-  return { toast: outcomeToast(outcome), formReply: reply(outcome, result) };
+  return { toast: outcomeToast(outcome, running.confirmationOn), formReply: reply(outcome, result) };
 }
 
 /** The form reduced to its one field (a repeated field keeps its first value, as Conform would read it). */

@@ -3,16 +3,17 @@
 // (fair-confirmations.server.ts) are asked first: over them, the list stores nothing and no mail is queued.
 import type { SubscribeOutcome } from "~/newsletter/list/subscriber-list.server";
 import { dialogConsent } from "~/newsletter/sign-up/consent.server";
-import { services } from "~/server-build/services.server";
+import type { VisitorServices } from "~/newsletter/visitor-services.server";
 import { describeCause } from "~/utils/log.server";
 import { maskEmail } from "~/utils/mask-email.server";
 
-/** Whether a sign-up waits for the reader's Confirm in a mail (mail on), or counts at once (mail off). */
-export const confirmsByMail = (): boolean => services().confirmationOn;
-
 /** Stores one sign-up made through the dialog on `page` (a path on the site) by `client` (a visitor key). Never throws. */
-export async function signUp(email: string, page: string, client: string): Promise<SubscribeOutcome> {
-  const running = services();
+export async function signUp(
+  running: VisitorServices,
+  email: string,
+  page: string,
+  client: string,
+): Promise<SubscribeOutcome> {
   const list = running.list();
   if (!running.confirmationOn) return (await list.signUp(email)).outcome;
   try {

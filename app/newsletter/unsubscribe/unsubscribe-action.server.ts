@@ -4,7 +4,7 @@ import { clientAddressOf, logClient } from "~/utils/client-address.server";
 import { warnThrottled } from "~/utils/log.server";
 import { unsubscribeRateLimiter } from "~/newsletter/rate-limit.server";
 import { isUnsubscribeToken } from "~/newsletter/list/unsubscribe-token";
-import { services } from "~/server-build/services.server";
+import type { VisitorServices } from "~/newsletter/visitor-services.server";
 
 /**
  * What the unsubscribe page says after a post. "unsubscribed" also for an unknown or used token: the page never
@@ -32,6 +32,7 @@ export function tokenOf(url: string): string | null {
 export async function unsubscribeAction(
   request: Request,
   context: AppLoadContext,
+  running: Pick<VisitorServices, "list">,
 ): Promise<{ result: UnsubscribeResult; status: number }> {
   const answer = (result: UnsubscribeResult) => ({ result, status: STATUS[result] });
   const read = await readForm(request);
@@ -42,7 +43,7 @@ export async function unsubscribeAction(
   // Every token is looked up, whoever sends it: mail providers send one-click posts for many readers from a few
   // shared addresses, and each of those readers asked to leave. Only a token that belongs to nobody counts against the
   // limit (tokens are 122 random bits, so guessing is hopeless either way; the limit keeps a flood of them visible).
-  const outcome = await services().list().unsubscribe(token);
+  const outcome = await running.list().unsubscribe(token);
   if (outcome === "failed") return answer("failed");
   if (outcome === "unknown") {
     const client = clientAddressOf(context);

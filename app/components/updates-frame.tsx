@@ -1,11 +1,8 @@
 import { useOutletContext } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { SignUpOutlet } from "~/components/sign-up";
-import type { UpdatesCopy } from "~/content/site";
 import { FEED_PATH } from "~/updates/feed/path";
-
-/** The owner's name, the year, and the owner's words for the updates pages (updatesCopy in app/content/site.ts). */
-export type FrameProps = { ownerName: string; year: number; copy: UpdatesCopy };
+import type { FrameProps } from "~/updates/frame-props";
 
 /**
  * What every updates page shows around its own content: the way home, the sign-up and a short footer. Not the home
