@@ -9,6 +9,7 @@
  * Run by `node` through stub.ts too: erasable TypeScript only.
  */
 import { createHash, createHmac } from "node:crypto";
+import { rpcArguments } from "./rpc-arguments.ts";
 
 const DAY_MS = 24 * 60 * 60_000;
 const SIGNATURE_WINDOW_MS = 10 * 60_000;
@@ -53,19 +54,6 @@ const notFound = (name: string) => ({
     message: `Could not find the function public.${name} with the given parameters in the schema cache`,
   },
 });
-
-function argsOf(body: string, names: string[]): Record<string, unknown> | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return null;
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
-  const args = parsed as Record<string, unknown>;
-  const keys = Object.keys(args).sort();
-  return keys.join(",") === [...names].sort().join(",") ? args : null;
-}
 
 export function createConfirmRpcs(signingKey: string, rows: ConfirmRows, now: () => number = Date.now): ConfirmRpcs {
   let records = new Map<string, ConfirmRecord>();
@@ -169,19 +157,19 @@ export function createConfirmRpcs(signingKey: string, rows: ConfirmRows, now: ()
     },
     handle(name, body) {
       if (name === "newsletter_sign_up") {
-        const args = argsOf(body, ["address", "page", "wording_version", "wording"]);
+        const args = rpcArguments(body, ["address", "page", "wording_version", "wording"]);
         return args ? { status: 200, body: signUp(args) } : notFound(name);
       }
       if (name === "newsletter_issue_confirm_token") {
-        const args = argsOf(body, ["address", "token_hash", "issued_at", "signature"]);
+        const args = rpcArguments(body, ["address", "token_hash", "issued_at", "signature"]);
         return args ? { status: 200, body: issue(args) } : notFound(name);
       }
       if (name === "newsletter_confirm") {
-        const args = argsOf(body, ["token"]);
+        const args = rpcArguments(body, ["token"]);
         return args ? { status: 200, body: confirm(String(args.token)) === "confirmed" } : notFound(name);
       }
       if (name === "newsletter_confirm_reader") {
-        const args = argsOf(body, ["token"]);
+        const args = rpcArguments(body, ["token"]);
         return args ? { status: 200, body: confirm(String(args.token)) } : notFound(name);
       }
       return null;

@@ -6,6 +6,8 @@
  * Run by `node` through stub.ts too: erasable TypeScript only.
  */
 
+import { rpcArguments } from "./rpc-arguments.ts";
+
 const NAME = "newsletter_import_reader";
 const ARGUMENTS = ["address", "consent_note", "detail", "imported_at", "reason", "signed_up_at"];
 const REASONS = new Set(["bounced", "complained", "unsubscribed"]);
@@ -45,17 +47,6 @@ const pgError = (status: number, code: string, message: string) => ({
   status,
   body: { code, details: null, hint: null, message },
 });
-
-function argsOf(body: string): Record<string, unknown> | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return null;
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
-  return Object.keys(parsed).sort().join(",") === ARGUMENTS.join(",") ? (parsed as Record<string, unknown>) : null;
-}
 
 const isTime = (value: unknown): value is string => typeof value === "string" && !Number.isNaN(Date.parse(value));
 
@@ -108,7 +99,7 @@ export function createImportRpc(rows: ImportRows): ImportRpc {
     handle(name, body, serviceRole) {
       if (name !== NAME) return null;
       calls += 1;
-      const args = argsOf(body);
+      const args = rpcArguments(body, ARGUMENTS);
       if (!args) {
         const message = `Could not find the function public.${name} with the given parameters in the schema cache`;
         return pgError(404, "PGRST202", message);

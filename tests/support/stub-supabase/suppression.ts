@@ -7,6 +7,7 @@
  * Run by `node` through stub.ts too: erasable TypeScript only.
  */
 import { createHmac } from "node:crypto";
+import { rpcArguments } from "./rpc-arguments.ts";
 
 const SIGNATURE_WINDOW_MS = 10 * 60_000;
 const SOFT_BOUNCES_TO_SUPPRESS = 3;
@@ -41,18 +42,6 @@ const ARGUMENTS: Record<string, string[]> = {
   newsletter_delivered: ["address", "issued_at", "signature"],
   newsletter_unsuppress: ["address", "issued_at", "signature"],
 };
-
-function argsOf(body: string, names: string[]): Record<string, unknown> | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return null;
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
-  const keys = Object.keys(parsed).sort();
-  return keys.join(",") === [...names].sort().join(",") ? (parsed as Record<string, unknown>) : null;
-}
 
 /** The signed fields of each function, in the order the database joins them (the relay's words last). */
 function signedFields(name: string, args: Record<string, unknown>): string[] {
@@ -144,7 +133,7 @@ export function createSuppressionRpcs(
       const names = ARGUMENTS[name];
       if (!names) return null;
       calls += 1;
-      const args = argsOf(body, names);
+      const args = rpcArguments(body, names);
       if (!args) {
         const message = `Could not find the function public.${name} with the given parameters in the schema cache`;
         return { status: 404, body: { code: "PGRST202", details: null, hint: null, message } };
