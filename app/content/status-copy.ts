@@ -10,7 +10,3 @@ export const statusCopy = {
   returnHome: "Return to Home",
   dismissToast: "Dismiss notification",
 } as const;
-
-/** A not-found page's title, with the site's name when the root's data has it. */
-export const notFoundTitle = (site: string | undefined) =>
-  site ? `${statusCopy.notFound.title} · ${site}` : statusCopy.notFound.title;

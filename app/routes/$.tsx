@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { StatusPage } from "~/components/status-page";
-import { notFoundTitle, statusCopy } from "~/content/status-copy";
+import { statusCopy } from "~/content/status-copy";
+import { pageTitle } from "~/sharing/page-title";
 import { logField, logNotFound } from "~/utils/log.server";
 import type { loader as rootLoader } from "~/root";
 
@@ -14,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
   const site = matches.find((match) => match.id === "root")?.data?.meta.title;
-  return [{ title: notFoundTitle(site) }, { name: "robots", content: "noindex" }];
+  return [{ title: pageTitle(statusCopy.notFound.title, site) }, { name: "robots", content: "noindex" }];
 };
 
 const NotFound = () => <StatusPage heading={statusCopy.notFound.heading} text={statusCopy.notFound.text} notFound />;

@@ -5,6 +5,7 @@ import { StatusPage } from "~/components/status-page";
 import type { loader as rootLoader } from "~/root";
 import { confirmAction, confirmTokenOf } from "~/newsletter/confirm/confirm-action.server";
 import { services } from "~/server-build/services.server";
+import { pageTitle } from "~/sharing/page-title";
 import { confirmCopy } from "~/content/site";
 
 // A GET never confirms: mail scanners open every link in a mail. The page only shows the button.
@@ -29,7 +30,7 @@ export const headers: HeadersFunction = () => ({
 
 export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
   const site = matches.find((match) => match.id === "root")?.data?.meta.title;
-  return [{ title: site ? `Confirm · ${site}` : "Confirm" }, { name: "robots", content: "noindex" }];
+  return [{ title: pageTitle("Confirm", site) }, { name: "robots", content: "noindex" }];
 };
 
 export default function Confirm() {

@@ -5,6 +5,7 @@ import { StatusPage } from "~/components/status-page";
 import type { loader as rootLoader } from "~/root";
 import { tokenOf, unsubscribeAction } from "~/newsletter/unsubscribe/unsubscribe-action.server";
 import { services } from "~/server-build/services.server";
+import { pageTitle } from "~/sharing/page-title";
 import { dropBody } from "~/utils/bounded-body.server";
 import { unsubscribeCopy } from "~/content/site";
 
@@ -38,7 +39,7 @@ export const headers: HeadersFunction = () => ({ "X-Robots-Tag": "noindex", "Cac
 
 export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
   const site = matches.find((match) => match.id === "root")?.data?.meta.title;
-  return [{ title: site ? `Unsubscribe · ${site}` : "Unsubscribe" }, { name: "robots", content: "noindex" }];
+  return [{ title: pageTitle("Unsubscribe", site) }, { name: "robots", content: "noindex" }];
 };
 
 export default function Unsubscribe() {

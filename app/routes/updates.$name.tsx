@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { owner, updatesCopy } from "~/content/site";
-import { notFoundTitle } from "~/content/status-copy";
+import { statusCopy } from "~/content/status-copy";
+import { pageTitle } from "~/sharing/page-title";
 import { fillIn } from "~/components/fill-in";
 import { findPublishedUpdate, renderUpdateHtml } from "~/updates/updates.server";
 import { UpdatesErrorBoundary } from "~/components/updates-error";
@@ -36,7 +37,7 @@ export function loader({ params, request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ data, matches }) => {
   if (data) return data.meta;
   const site = matches.find((match) => match.id === "root")?.data?.meta.title;
-  return [{ title: notFoundTitle(site) }, { name: "robots", content: "noindex" }];
+  return [{ title: pageTitle(statusCopy.notFound.title, site) }, { name: "robots", content: "noindex" }];
 };
 
 export const headers = updatesPageHeaders;

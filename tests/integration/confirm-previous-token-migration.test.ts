@@ -5,7 +5,7 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asRole, freshSupabaseDatabase, migrate } from "../support/pglite-migrations";
+import { asRole, freshSupabaseDatabase, migrate, storeSigningKey } from "../support/pglite-migrations";
 
 const BEFORE = [
   "20250925000000_newsletter_subscribers.sql",
@@ -55,7 +55,7 @@ let mailedBeforeUpgrade: string;
 beforeAll(async () => {
   db = await freshSupabaseDatabase();
   await migrate(db, ...BEFORE);
-  await db.query("insert into newsletter_private.settings (name, value) values ('confirm_signing_key', $1)", [KEY]);
+  await storeSigningKey(db, KEY);
   expect(await signUp("upgraded@example.com")).toBe("subscribed");
   mailedBeforeUpgrade = await issue("upgraded@example.com");
   // A re-run must not fail.

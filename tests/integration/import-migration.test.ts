@@ -5,7 +5,14 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asRole, failureOf, freshSupabaseDatabase, migrate } from "../support/pglite-migrations";
+import {
+  asRole,
+  failureOf,
+  freshSupabaseDatabase,
+  migrate,
+  sendReaders,
+  storeSigningKey,
+} from "../support/pglite-migrations";
 
 const EARLIER = [
   "20250925000000_newsletter_subscribers.sql",
@@ -55,22 +62,13 @@ const rowOf = async (email: string) =>
     )
   ).rows;
 
-/** The readers of a send, as the adapter asks PostgREST for them with the service role key. */
-const readers = async () =>
-  (
-    await as("service_role", (tx) =>
-      tx.query<{ email: string }>(
-        "select email from public.newsletter_subscribers where state = 'confirmed' and suppressed_reason is null " +
-          "order by id",
-      ),
-    )
-  ).rows.map((row) => row.email);
+const readers = () => sendReaders(db);
 
 beforeAll(async () => {
   db = await freshSupabaseDatabase();
   await migrate(db, ...EARLIER);
   await db.exec("insert into public.newsletter_subscribers (email) values ('a@example.org'), ('b@example.org')");
-  await db.query("insert into newsletter_private.settings (name, value) values ('confirm_signing_key', $1)", [KEY]);
+  await storeSigningKey(db, KEY);
   // A re-run must not fail.
   await migrate(db, IMPORT, IMPORT);
 }, 120_000);

@@ -6,7 +6,14 @@ import { readFile } from "node:fs/promises";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { suppressionSignature } from "~/newsletter/list/supabase/suppression.server";
-import { asRole, failureOf, freshSupabaseDatabase, migrate } from "../support/pglite-migrations";
+import {
+  asRole,
+  failureOf,
+  freshSupabaseDatabase,
+  migrate,
+  sendReaders,
+  storeSigningKey,
+} from "../support/pglite-migrations";
 
 const EARLIER = [
   "20250925000000_newsletter_subscribers.sql",
@@ -68,16 +75,7 @@ const rowOf = async (email: string) =>
     )
   ).rows[0];
 
-/** The readers of a send, as the adapter asks PostgREST for them with the service role key. */
-const readers = async () =>
-  (
-    await as("service_role", (tx) =>
-      tx.query<{ email: string }>(
-        "select email from public.newsletter_subscribers where state = 'confirmed' and suppressed_reason is null " +
-          "order by id",
-      ),
-    )
-  ).rows.map((row) => row.email);
+const readers = () => sendReaders(db);
 
 async function pendingWithToken(email: string) {
   expect(await call("anon", "public.newsletter_sign_up($1, '/', 'v1', 'Get Updates')", [email])).toBe("subscribed");
@@ -102,7 +100,7 @@ beforeAll(async () => {
     "insert into public.newsletter_subscribers (email) values ('a@example.org'), ('b@example.org'), " +
       "('c@example.org'), ('d@example.org')",
   );
-  await db.query("insert into newsletter_private.settings (name, value) values ('confirm_signing_key', $1)", [KEY]);
+  await storeSigningKey(db, KEY);
   // A re-run must not fail.
   await migrate(db, ...SUPPRESSION, ...SUPPRESSION);
 }, 120_000);

@@ -67,3 +67,19 @@ export async function failureOf(promise: Promise<unknown>): Promise<PgError> {
   }
   throw new Error("expected the statement to fail");
 }
+
+/** Stores the server's signing key where the confirmation migration reads it, as the owner does once. */
+export async function storeSigningKey(db: PGlite, key: string): Promise<void> {
+  await db.query("insert into newsletter_private.settings (name, value) values ('confirm_signing_key', $1)", [key]);
+}
+
+/** The readers of a send, as the adapter asks PostgREST for them with the service role key. */
+export const sendReaders = async (db: PGlite): Promise<string[]> =>
+  (
+    await asRole(db, "service_role", (tx) =>
+      tx.query<{ email: string }>(
+        "select email from public.newsletter_subscribers where state = 'confirmed' and suppressed_reason is null " +
+          "order by id",
+      ),
+    )
+  ).rows.map((row) => row.email);
