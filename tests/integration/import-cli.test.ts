@@ -34,16 +34,17 @@ describe("npm run subscribers -- import", () => {
     const rows = await listed();
     const active = rows.filter((row) => !row[4]).map(([email]) => email);
     const suppressed = rows.filter((row) => row[4]).map(([email]) => email);
-    // Substack: grace's subscription ended and linus turned mail off; Mailchimp: karen unsubscribed there. Neither
-    // someone@localhost (refused by the sign-up rule) nor Ivan@Example.com (on the list already) comes in.
+    // Substack: grace's paid plan ended (a free reader still) and linus turned mail off; Mailchimp: karen unsubscribed
+    // there. Neither someone@localhost (refused by the sign-up rule) nor Ivan@Example.com (on the list already) comes in.
     expect(active).toEqual([
       "ivan@example.com",
       "joan@example.net",
       "ada@example.com",
+      "grace@example.org",
       "margaret@example.com",
       "ken@example.com",
     ]);
-    expect(suppressed).toEqual(["karen@example.com", "grace@example.org", "linus@example.com"]);
+    expect(suppressed).toEqual(["karen@example.com", "linus@example.com"]);
     expect((await subscribers(setup.dataDir, ["show", "ivan@example.com"])).stdout).toBe(before.stdout);
     const ada = await subscribers(setup.dataDir, ["show", "ada@example.com"]);
     expect(ada.stdout).toMatch(
@@ -59,4 +60,23 @@ describe("npm run subscribers -- import", () => {
     expect(setup.relay.mails.map((mail) => mail.envelopeTo[0]).sort()).toEqual([...active].sort());
     // Ten runs of the owner's commands on a loaded machine.
   }, 150_000);
+
+  // Substack's current export (email_list.<publication>.csv) in the columns it writes: active_subscription is the
+  // paid flag (Ghost's own Substack importer, TryGhost/migrate mg-substack-members-csv, reads it so), email_disabled
+  // the reader's own "no mail".
+  it("a current Substack export: three free readers and two paid come in confirmed, the one with mail off suppressed; the send reaches the five", async () => {
+    const run = await subscribers(setup.dataDir, ["import", importFixture("email_list.my-publication.csv")]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("5 readers added as confirmed.\n");
+    expect(run.stderr).toContain("1 address added suppressed, never to be mailed: 1 unsubscribed.\n");
+    const rows = await listed();
+    const five = ["rosalind@example.com", "barbara@example.org", "edsger@example.net", "frances@example.com"];
+    five.push("john@example.com");
+    expect(rows.filter((row) => !row[4]).map(([email]) => email)).toEqual(five);
+    expect(rows.filter((row) => row[4]).map(([email]) => email)).toEqual(["alan@example.org"]);
+
+    const send = await newsletter(setup.env(), ["send", NAME]);
+    expect(send.code, send.stderr).toBe(0);
+    expect(setup.relay.mails.map((mail) => mail.envelopeTo[0]).sort()).toEqual([...five].sort());
+  }, 120_000);
 });

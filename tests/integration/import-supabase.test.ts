@@ -61,7 +61,7 @@ describe("npm run subscribers -- import, with the list in Supabase", () => {
 
     const dry = await importing("substack.csv", SERVICE_KEY, "--dry-run");
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stderr).toContain("3 readers would be added as confirmed.");
+    expect(dry.stderr).toContain("4 readers would be added as confirmed.");
     expect(stub.imports.calls).toBe(0);
     expect(stub.storedEmails).toEqual(["ivan@example.com"]);
 
@@ -70,22 +70,19 @@ describe("npm run subscribers -- import, with the list in Supabase", () => {
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout + run.stderr).not.toContain(SERVICE_KEY);
     }
-    // Substack: grace's subscription ended and linus turned mail off; Mailchimp: karen unsubscribed there. Neither
-    // someone@localhost (refused by the sign-up rule) nor Ivan@Example.com (on the list already) comes in.
+    // Substack: grace's paid plan ended (a free reader still) and linus turned mail off; Mailchimp: karen unsubscribed
+    // there. Neither someone@localhost (refused by the sign-up rule) nor Ivan@Example.com (on the list already) comes in.
     const stored = [...stub.storedEmails];
     const active = stored.filter((email) => !suppressed(email));
     expect(active).toEqual([
       "ivan@example.com",
       "joan@example.net",
       "ada@example.com",
+      "grace@example.org",
       "margaret@example.com",
       "ken@example.com",
     ]);
-    expect(stored.filter((email) => suppressed(email))).toEqual([
-      "karen@example.com",
-      "grace@example.org",
-      "linus@example.com",
-    ]);
+    expect(stored.filter((email) => suppressed(email))).toEqual(["karen@example.com", "linus@example.com"]);
     expect(suppressed("karen@example.com")).toBe("unsubscribed");
     // Ivan keeps his own record; Ada's says where she came from.
     expect(stub.tokenOf("ivan@example.com")).toBe(ivanToken);
@@ -109,4 +106,29 @@ describe("npm run subscribers -- import, with the list in Supabase", () => {
     expect(send.code, send.stderr).toBe(0);
     expect(setup.relay.mails.map((mail) => mail.envelopeTo[0]).sort()).toEqual([...active].sort());
   }, 150_000);
+
+  // Substack's current export, email_list.<publication>.csv (columns as Substack writes them; active_subscription is
+  // the paid flag, as Ghost's own Substack importer reads it): five readers in, the one with mail off suppressed.
+  it("a current Substack export: three free and two paid confirmed, one suppressed; the next send reaches the five", async () => {
+    stub.reset();
+    const run = await importing("email_list.my-publication.csv", SERVICE_KEY);
+    expect(run.code, run.stderr).toBe(0);
+    const stored = [...stub.storedEmails];
+    const five = stored.filter((email) => !suppressed(email));
+    expect(five.sort()).toEqual(
+      [
+        "rosalind@example.com",
+        "barbara@example.org",
+        "edsger@example.net",
+        "frances@example.com",
+        "john@example.com",
+      ].sort(),
+    );
+    expect(stored.filter((email) => suppressed(email))).toEqual(["alan@example.org"]);
+    expect(suppressed("alan@example.org")).toBe("unsubscribed");
+
+    const send = await newsletter(setup.env(supabase(SERVICE_KEY)), ["send", NAME]);
+    expect(send.code, send.stderr).toBe(0);
+    expect(setup.relay.mails.map((mail) => mail.envelopeTo[0]).sort()).toEqual(five);
+  }, 120_000);
 });

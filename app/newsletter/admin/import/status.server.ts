@@ -1,6 +1,6 @@
 /**
  * What a status cell of an export means for the list. Every tool words it differently (Buttondown's subscriber_type,
- * Kit's status, Ghost's subscribed_to_emails, Substack's active_subscription and email_disabled, Mailchimp's file of
+ * Kit's status, Ghost's subscribed_to_emails, Substack's email_disabled, Mailchimp's file of
  * unsubscribed or cleaned members), so the words are mapped here once.
  *
  * An address whose tool says it left, bounced or complained comes in suppressed: it is never mailed, and being on the
@@ -56,7 +56,6 @@ const SUPPRESSED = new Map<string, ImportSuppressionReason>([
   ["unsubscribed", "unsubscribed"],
   ["cancelled", "unsubscribed"], // Kit's word for a reader who unsubscribed
   ["canceled", "unsubscribed"],
-  ["inactive", "unsubscribed"],
   ["false", "unsubscribed"],
   ["no", "unsubscribed"],
   ["0", "unsubscribed"],
@@ -70,7 +69,16 @@ const SUPPRESSED = new Map<string, ImportSuppressionReason>([
   ["spamcomplaint", "complained"],
 ]);
 
-const UNCONFIRMED = new Set(["unactivated", "unconfirmed", "pending", "notconfirmed", "awaitingconfirmation"]);
+// Buttondown's "unactivated" and Kit's "inactive" are both a reader who never pressed the double opt-in link (Kit's
+// help names them "Unconfirmed"; its API and exports call the same state "inactive").
+const UNCONFIRMED = new Set([
+  "unactivated",
+  "inactive",
+  "unconfirmed",
+  "pending",
+  "notconfirmed",
+  "awaitingconfirmation",
+]);
 
 const quote = (value: string) => JSON.stringify(value.trim());
 
