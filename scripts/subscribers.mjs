@@ -11,11 +11,13 @@ const USAGE = `Usage: npm run subscribers -- <command>
   list                every address with the date it subscribed, its state and when it confirmed, oldest first
   export --csv        address, date, unsubscribe link, state and confirmation time, as CSV on stdout
   show <address>      everything kept about one reader: sign-up, confirmation, page, the wording agreed to
-  import <file> [--dry-run]  brings readers from a Substack, Buttondown, Mailchimp, Kit or Ghost export, or a file
-                      of one address a line: new, valid addresses come in confirmed; those the file says left or
-                      bounced come in suppressed; --dry-run says what would happen and writes nothing; with the
+  import <file> [--dry-run] [--yes]  brings readers from a Substack, Buttondown, Mailchimp, Kit or Ghost export, or
+                      a file of one address a line: new, valid addresses come in confirmed; those the file says
+                      left or bounced come in suppressed; --dry-run says what would happen and writes nothing; a
+                      file that would suppress more than half its rows is written only with --yes; with the
                       list in Supabase, give this command SUPABASE_SERVICE_ROLE_KEY (never the web server)
   unsuppress <address>  lets a suppressed reader (bounced or complained) be mailed again, e.g. a mailbox that was full
+  unsuppress --import <file>  lifts every suppression that importing <file> made (the file is read again)
   remove <address>    erases an address from the list and its mails from the outbox (any letter case)
   backup <file>       a consistent copy of the list's database, safe while the server runs
   backups             the backups in BACKUP_DIR (default DATA_DIR/backups), newest first, each checked
@@ -114,13 +116,21 @@ try {
       break;
     }
     case "import": {
-      const file = args.find((arg) => arg !== "--dry-run");
-      if (!file || args.length > 2) fail("Usage: npm run subscribers -- import <file> [--dry-run]", 2);
-      const result = await subscriberAdmin.import(file, args.includes("--dry-run"), process.stderr);
+      const parsed = subscriberAdmin.parseImportArgs(args);
+      if ("error" in parsed)
+        fail(`${parsed.error}\nUsage: npm run subscribers -- import <file> [--dry-run] [--yes]`, 2);
+      const { file, dryRun, yes } = parsed;
+      const result = await subscriberAdmin.import(file, { dryRun, yes }, process.stderr);
       process.exitCode = result.exitCode;
       break;
     }
     case "unsuppress": {
+      if (args[0] === "--import") {
+        if (!args[1] || args.length > 2) fail("Usage: npm run subscribers -- unsuppress --import <file>", 2);
+        open();
+        process.exitCode = await subscriberAdmin.unsuppressImport(args[1], process.stderr);
+        break;
+      }
       const address = args[0]?.trim();
       if (!address) fail("Usage: npm run subscribers -- unsuppress <address>", 2);
       open();

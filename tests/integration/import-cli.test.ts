@@ -79,4 +79,30 @@ describe("npm run subscribers -- import", () => {
     expect(send.code, send.stderr).toBe(0);
     expect(setup.relay.mails.map((mail) => mail.envelopeTo[0]).sort()).toEqual([...five].sort());
   }, 120_000);
+
+  it("a file that would suppress most of its rows waits for --yes; unsuppress --import lifts what its import suppressed, and only that", async () => {
+    const file = importFixture("mailchimp-unsubscribed.csv");
+    const held = await subscribers(setup.dataDir, ["import", file]);
+    expect(held.code, held.stderr).toBe(3);
+    expect(held.stderr).toContain("Careful: 2 of 2 rows would come in suppressed, more than half the file.");
+    expect(await listed()).toEqual([[""]]);
+
+    const run = await subscribers(setup.dataDir, ["import", file, "--yes"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect((await listed()).map(([email, , , , suppression]) => [email, Boolean(suppression)])).toEqual([
+      ["karen@example.com", true],
+      ["ivan@example.com", true],
+    ]);
+
+    const lifted = await subscribers(setup.dataDir, ["unsuppress", "--import", file]);
+    expect(lifted.code, lifted.stderr).toBe(0);
+    expect(lifted.stderr).toContain("mailchimp-unsubscribed.csv: 2 suppressions made by importing it lifted");
+    expect((await listed()).map(([email, , , , suppression]) => [email, Boolean(suppression)])).toEqual([
+      ["karen@example.com", false],
+      ["ivan@example.com", false],
+    ]);
+    // Another file's name lifts nothing: the record names the file its import came from.
+    const other = await subscribers(setup.dataDir, ["unsuppress", "--import", importFixture("mailchimp-cleaned.csv")]);
+    expect(other.stderr).toContain("0 suppressions made by importing it lifted");
+  }, 120_000);
 });

@@ -223,9 +223,10 @@ describe("the import's report", () => {
 
 describe("the import verb's arguments and the consent record's sentence", () => {
   it("takes one file and --dry-run in either order, and refuses anything else", () => {
-    expect(parseImportArgs(["list.csv"])).toEqual({ file: "list.csv", dryRun: false });
-    expect(parseImportArgs(["--dry-run", "list.csv"])).toEqual({ file: "list.csv", dryRun: true });
-    expect(parseImportArgs(["list.csv", "--dry-run"])).toEqual({ file: "list.csv", dryRun: true });
+    expect(parseImportArgs(["list.csv"])).toEqual({ file: "list.csv", dryRun: false, yes: false });
+    expect(parseImportArgs(["--dry-run", "list.csv"])).toEqual({ file: "list.csv", dryRun: true, yes: false });
+    expect(parseImportArgs(["list.csv", "--dry-run"])).toEqual({ file: "list.csv", dryRun: true, yes: false });
+    expect(parseImportArgs(["--yes", "list.csv"])).toEqual({ file: "list.csv", dryRun: false, yes: true });
     expect(parseImportArgs([])).toEqual({ error: "Name the file to import." });
     expect(parseImportArgs(["a.csv", "b.csv"])).toEqual({ error: "Import one file at a time." });
     expect(parseImportArgs(["a.csv", "--force"])).toEqual({ error: "Unknown option --force." });

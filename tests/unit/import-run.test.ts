@@ -48,12 +48,13 @@ const dump = () =>
   db.prepare("select email, state, reason, consent from readers order by id").all() as unknown as Row[];
 const NOW = new Date("2026-11-27T07:00:00.000Z");
 
-async function run(file: string, options: { dryRun?: boolean; list?: ImportTarget } = {}) {
+async function run(file: string, options: { dryRun?: boolean; yes?: boolean; list?: ImportTarget } = {}) {
   let text = "";
   const out = { write: (chunk: string) => (text += chunk) };
   const result = await runImport({
     file,
     dryRun: options.dryRun ?? false,
+    yes: options.yes ?? false,
     list: options.list ?? sqliteList(),
     now: NOW,
     out,
@@ -62,6 +63,36 @@ async function run(file: string, options: { dryRun?: boolean; list?: ImportTarge
 }
 
 describe("runImport with a list in a SQLite file", () => {
+  // Mailchimp's unsubscribed export: every row is a reader who left, so every row comes in suppressed.
+  it("holds back a file that would suppress more than half its rows until --yes, and says so in a dry run", async () => {
+    const held = await run(importFixture("mailchimp-unsubscribed.csv"));
+    expect(held.exitCode).toBe(3);
+    expect(held.text).toContain("2 addresses would be added suppressed");
+    expect(held.text).toContain("Careful: 2 of 2 rows would come in suppressed, more than half the file.");
+    expect(held.text).toContain("Nothing written. If the file says so, run the same import again with --yes.\n");
+    expect(dump()).toEqual([]);
+
+    const dry = await run(importFixture("mailchimp-unsubscribed.csv"), { dryRun: true, yes: true });
+    expect(dry.exitCode).toBe(0);
+    expect(dry.text).toContain("Careful: 2 of 2 rows would come in suppressed");
+    expect(dry.text.endsWith("Dry run: nothing written.\n")).toBe(true);
+    expect(dump()).toEqual([]);
+
+    const yes = await run(importFixture("mailchimp-unsubscribed.csv"), { yes: true });
+    expect(yes.exitCode).toBe(0);
+    expect(yes.text).toContain("Careful: 2 of 2 rows will come in suppressed");
+    expect(dump().map((row) => [row.email, row.state])).toEqual([
+      ["karen@example.com", "suppressed"],
+      ["ivan@example.com", "suppressed"],
+    ]);
+  });
+
+  it("writes a file that suppresses half its rows or fewer without asking", async () => {
+    const { exitCode, text } = await run(importFixture("substack.csv"));
+    expect(exitCode).toBe(0);
+    expect(text).not.toContain("Careful");
+  });
+
   it("--dry-run prints the plan and writes nothing", async () => {
     const { exitCode, text } = await run(importFixture("substack.csv"), { dryRun: true });
     expect(exitCode).toBe(0);

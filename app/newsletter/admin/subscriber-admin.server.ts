@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import { owner } from "~/content/site";
 import { openOutbox, type OutboxState } from "~/mail/outbox.server";
+import { parseImportArgs } from "~/newsletter/admin/import/import-args.server";
+import { liftImportSuppressions } from "~/newsletter/admin/import/lift-import.server";
 import { importTarget } from "~/newsletter/admin/import/list-target.server";
 import { type ImportTarget, runImport } from "~/newsletter/admin/import/run-import.server";
 import { subscribersCsv } from "~/newsletter/admin/subscribers-csv.server";
@@ -95,8 +97,17 @@ export function subscriberTools(services: () => AdminServices) {
      * Brings readers from another tool's export into the list (or, with dryRun, says what it would do); with Supabase,
      * through the service role key given to the command (throws saying where it goes when it is not).
      */
-    import: (file: string, dryRun: boolean, out: { write(text: string): unknown }) =>
-      runImport({ file, dryRun, list: importList(services), now: new Date(), out }),
+    /** The import's file and flags from the command line, or the error to print with its usage. */
+    parseImportArgs,
+    import: (file: string, flags: { dryRun: boolean; yes: boolean }, out: { write(text: string): unknown }) =>
+      runImport({ file, ...flags, list: importList(services), now: new Date(), out }),
+    /** Lifts every suppression an import of `file` made (the file read again); answers the exit code. */
+    unsuppressImport: (file: string, out: { write(text: string): unknown }): Promise<number> => {
+      const operations = ownerOperations(services);
+      const list = services().list();
+      const target = { show: (email: string) => operations.show(email), unsuppress: (e: string) => list.unsuppress(e) };
+      return liftImportSuppressions({ file, list: target, out });
+    },
     /** Lifts a reader's suppression (a mailbox that was full); whether they were suppressed. */
     unsuppress: (email: string): Promise<boolean> => services().list().unsuppress(email),
     /** Erases an address from the list and from the mail outbox; whether it was on the list, and outbox rows erased. */

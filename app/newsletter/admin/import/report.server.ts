@@ -22,6 +22,27 @@ export interface ImportOutcome {
   plan: ImportPlan;
   /** Rows the list failed to store (never with a dry run). */
   failed: WriteFailure[];
+  /** Nothing was written because the file would suppress most of its rows and --yes was not given. */
+  held?: boolean;
+}
+
+/**
+ * Whether the plan would suppress more than half of the file's rows: a file read the wrong way round (a column whose
+ * meaning was mistaken) looks exactly like this, and a suppression silently stops a reader's mail for good.
+ */
+export const suppressesMost = (plan: ImportPlan, rowCount: number): boolean =>
+  rowCount > 0 && plan.suppressAdd.length * 2 > rowCount;
+
+function mostSuppressedLines(outcome: ImportOutcome): string[] {
+  const { plan, rowCount } = outcome;
+  if (!suppressesMost(plan, rowCount)) return [];
+  const lines = [
+    `Careful: ${plan.suppressAdd.length} of ${rowCount} rows ${outcome.dryRun ? "would" : "will"} come in suppressed, ` +
+      "more than half the file. Check with the tool that wrote it that these readers really left, bounced or complained.",
+  ];
+  if (outcome.held) lines.push("Nothing written. If the file says so, run the same import again with --yes.");
+  else if (outcome.dryRun) lines.push("The import will write this file only with --yes.");
+  return lines;
 }
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -74,9 +95,16 @@ export function formatImportReport(outcome: ImportOutcome): string {
     );
     for (const { line, email, error } of outcome.failed) lines.push(`  line ${line}: ${email}: ${error}`);
   }
-  if (dryRun) lines.push("Dry run: nothing written.");
+  lines.push(...mostSuppressedLines(outcome));
+  if (dryRun && !outcome.held) lines.push("Dry run: nothing written.");
   return `${lines.join("\n")}\n`;
 }
 
-/** 0 when every row was imported, already on the list, a repeat, or named as refused; 1 when a write failed. */
-export const importExitCode = (outcome: ImportOutcome): number => (outcome.failed.length > 0 ? 1 : 0);
+/**
+ * 0 when every row was imported, already on the list, a repeat, or named as refused; 1 when a write failed; 3 when
+ * the file was held back for --yes.
+ */
+export const importExitCode = (outcome: ImportOutcome): number => {
+  if (outcome.held) return 3;
+  return outcome.failed.length > 0 ? 1 : 0;
+};

@@ -2,21 +2,15 @@
  * `npm run subscribers -- import <file> [--dry-run]`: read the file, plan, write (unless a dry run), report. The
  * list is reached only through `ImportTarget`, so the command does not depend on how the list is stored.
  */
-import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { importConsent, type ImportConsent } from "~/newsletter/admin/import/consent.server";
-import {
-  decodeImportFile,
-  ImportFileError,
-  MAX_FILE_BYTES,
-  parseCsv,
-  tooLarge,
-} from "~/newsletter/admin/import/csv-reader.server";
+import { ImportFileError } from "~/newsletter/admin/import/csv-reader.server";
 import { addressKey, planImport, type ImportPlan } from "~/newsletter/admin/import/plan.server";
-import { readRows } from "~/newsletter/admin/import/read-rows.server";
+import { readExportFile } from "~/newsletter/admin/import/read-export.server";
 import {
   formatImportReport,
   importExitCode,
+  suppressesMost,
   type ImportOutcome,
   type WriteFailure,
 } from "~/newsletter/admin/import/report.server";
@@ -50,6 +44,8 @@ export interface RunImportOptions {
   /** The file's path, as the owner typed it. */
   file: string;
   dryRun: boolean;
+  /** Write even a file that would suppress more than half its rows. */
+  yes?: boolean;
   list: ImportTarget;
   /** The import's time, written in every record. */
   now: Date;
@@ -58,28 +54,13 @@ export interface RunImportOptions {
 }
 
 export interface RunImportResult {
-  /** 0: every row accounted for; 1: some rows could not be written; 2: the file was refused as a whole. */
+  /**
+   * 0: every row accounted for; 1: some rows could not be written; 2: the file was refused as a whole; 3: it would
+   * suppress more than half its rows, and nothing was written without --yes.
+   */
   exitCode: number;
   /** Null when the file was refused as a whole. */
   outcome: ImportOutcome | null;
-}
-
-async function readExportText(file: string): Promise<string> {
-  let size: number;
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) throw new ImportFileError(`${file} is not a file.`);
-    size = info.size;
-  } catch (error) {
-    if (error instanceof ImportFileError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ImportFileError(code === "ENOENT" ? `No file at ${file}.` : `Cannot read ${file} (${code}).`);
-  }
-  // Checked before reading, so a huge file is never loaded into memory.
-  if (size > MAX_FILE_BYTES) {
-    throw new ImportFileError(tooLarge(file, size));
-  }
-  return decodeImportFile(await readFile(file));
 }
 
 async function knownAddresses(list: ImportTarget, emails: Iterable<string>): Promise<Set<string>> {
@@ -120,17 +101,13 @@ async function write(
 }
 
 export async function runImport(options: RunImportOptions): Promise<RunImportResult> {
-  const { file, dryRun, list, now, out } = options;
+  const { file, list, now, out } = options;
   let read;
   try {
-    read = readRows(parseCsv(await readExportText(file)));
+    read = await readExportFile(file);
   } catch (error) {
     if (!(error instanceof ImportFileError)) throw error;
     out.write(`${error.message}\nNothing imported.\n`);
-    return { exitCode: 2, outcome: null };
-  }
-  if ("error" in read) {
-    out.write(`${file}: ${read.error}\nNothing imported.\n`);
     return { exitCode: 2, outcome: null };
   }
   const { detected, rows } = read;
@@ -143,8 +120,18 @@ export async function runImport(options: RunImportOptions): Promise<RunImportRes
   const name = path.basename(file);
   const consentOf = (reader: { originalDate: string | null; statusInFile: string | null }) =>
     importConsent({ file: name, format: detected.format, importedAt: now, ...reader });
+  const held = !options.dryRun && !options.yes && suppressesMost(planned, rows.length);
+  const dryRun = options.dryRun || held;
   const { plan, failed } = dryRun ? { plan: planned, failed: [] } : await write(planned, list, consentOf);
-  const outcome: ImportOutcome = { file: name, format: detected.format, dryRun, rowCount: rows.length, plan, failed };
+  const outcome: ImportOutcome = {
+    file: name,
+    format: detected.format,
+    dryRun,
+    held,
+    rowCount: rows.length,
+    plan,
+    failed,
+  };
   out.write(formatImportReport(outcome));
   return { exitCode: importExitCode(outcome), outcome };
 }
