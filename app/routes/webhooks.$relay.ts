@@ -1,20 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { readBoundedBody } from "~/newsletter/webhooks/body.server";
-import { deliverEvents, describeCounts } from "~/newsletter/webhooks/deliver.server";
 import { configuredRelay, handleWebhook } from "~/newsletter/webhooks/handler.server";
 import { MAX_WEBHOOK_BODY_BYTES } from "~/newsletter/webhooks/limits";
 import { createTokenMemory } from "~/newsletter/webhooks/mailgun.server";
-import { createRecentEvents } from "~/newsletter/webhooks/recent-events";
+import { createReceiver } from "~/newsletter/webhooks/receive.server";
 import { getSuppressionSink } from "~/newsletter/webhooks/sink.server";
 import { createSnsNetwork } from "~/newsletter/webhooks/sns-network.server";
 import { env } from "~/utils/env.server";
-import { describeError, warnThrottled } from "~/utils/log.server";
+import { warnThrottled } from "~/utils/log.server";
 import { resourceResponse } from "~/utils/resource-response.server";
 
 // The relays' bounce and complaint reports (docs/newsletter.md, "Bounces and complaints"); one endpoint per relay,
 // present only while its variable is set.
 const sns = createSnsNetwork();
-const recent = createRecentEvents();
+const receiver = createReceiver({ dataDir: env.DATA_DIR, sink: getSuppressionSink, warn: warnThrottled });
 const mailgunTokens = createTokenMemory();
 
 const STATUS_TEXT: Record<number, string> = {
@@ -65,13 +64,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (answer.note) console.log(`Webhook ${name}: ${answer.note}`);
   if (answer.events.length === 0) return reply(request, 200);
 
-  const sink = getSuppressionSink();
-  if (!sink) return reply(request, 503, { "Retry-After": "600" });
-  const delivery = await deliverEvents(answer.events, sink, recent);
-  if (!delivery.ok) {
-    warnThrottled(`Webhook ${name}: the subscriber list failed (${describeError(delivery.error)}): answered 503`);
-    return reply(request, 503, { "Retry-After": "60" });
+  const receipt = await receiver.receive(answer.relay, answer.events);
+  if (receipt.status !== 200) {
+    warnThrottled(`Webhook ${name}: ${receipt.log}`);
+    return reply(request, receipt.status, { "Retry-After": String(receipt.retryAfter ?? 60) });
   }
-  console.log(`Webhook ${name}: ${describeCounts(delivery.counts)}`);
+  console.log(`Webhook ${name}: ${receipt.log}`);
   return reply(request, 200);
 }

@@ -1,5 +1,5 @@
 // The relays' webhook endpoints on the production server, its embedded list wired to them: 404 while unset, 401 for a
-// bad signature, 400 for a body that is none, 413 past 256 KiB, and a signed bounce or complaint suppressing its
+// bad signature, 400 for a body that is none, 413 past 1 MiB, and a signed bounce or complaint suppressing its
 // reader (SES's signature needs its certificate from amazonaws.com: webhooks-ses-http.test.ts serves that host on
 // loopback).
 import { mkdtempSync, rmSync } from "node:fs";
@@ -129,12 +129,12 @@ describe("with every relay configured", () => {
     expect((await post(configured, "postmark", body, { Authorization: basicAuth(POSTMARK_AUTH) })).status).toBe(400);
   });
 
-  it("a body over 256 KiB is 413, declared or streamed", async () => {
-    const big = "x".repeat(256 * 1024 + 1);
+  it("a body over 1 MiB is 413, declared or streamed", async () => {
+    const big = "x".repeat(1024 * 1024 + 1);
     expect((await post(configured, "resend", big)).status).toBe(413);
     const streamed = new ReadableStream<Uint8Array>({
       start(controller) {
-        for (let sent = 0; sent < 300 * 1024; sent += 16 * 1024) controller.enqueue(new Uint8Array(16 * 1024));
+        for (let sent = 0; sent < 1100 * 1024; sent += 16 * 1024) controller.enqueue(new Uint8Array(16 * 1024));
         controller.close();
       },
     });
@@ -145,11 +145,29 @@ describe("with every relay configured", () => {
       duplex: "half",
     } as RequestInit);
     expect(response.status).toBe(413);
-    // Exactly 256 KiB is still read (and, being no JSON, refused as such).
-    const atLimit = await post(configured, "postmark", " ".repeat(256 * 1024), {
+    // Exactly 1 MiB is still read (and, being no JSON, refused as such).
+    const atLimit = await post(configured, "postmark", " ".repeat(1024 * 1024), {
       Authorization: basicAuth(POSTMARK_AUTH),
     });
     expect(atLimit.status).toBe(400);
+  });
+
+  // Brevo batches up to 500 events in one request (its webhook's "batched" option): a full batch of its documented
+  // hard_bounce event, about 295 KiB, is taken whole, every event applied.
+  it("a full Brevo batch of 500 bounces (about 295 KiB) is taken whole", async () => {
+    const one = JSON.parse(fixtureText("brevo", "hard-bounce")) as Record<string, unknown>;
+    const batch = Array.from({ length: 500 }, (_, n) => ({
+      ...one,
+      email: `batch${n}@example.com`,
+      id: 30_000 + n,
+      "message-id": `<202611270710.${String(10_000_000_000 + n)}@smtp-relay.mailin.fr>`,
+      reason: `550 5.1.1 <batch${n}@example.com>: Recipient address rejected: User unknown in virtual mailbox table`,
+    }));
+    const body = JSON.stringify(batch, null, 2);
+    expect(body.length).toBeGreaterThan(256 * 1024);
+    const response = await post(configured, "brevo", body, { Authorization: basicAuth(BREVO_AUTH) });
+    expect(response.status).toBe(200);
+    await configured.waitForOutput("Webhook brevo: 500 bounced unknown");
   });
 
   it("a verified event with nothing to suppress is 200", async () => {

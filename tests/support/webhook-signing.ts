@@ -15,8 +15,16 @@ const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 export const fixtureText = (relay: string, name: string): string =>
   readFileSync(path.join(FIXTURES, relay, `${name}.json`), "utf8");
 
-export const fixture = (relay: string, name: string): Record<string, unknown> =>
-  JSON.parse(fixtureText(relay, name)) as Record<string, unknown>;
+/**
+ * A fixture as an object. An SNS envelope's Timestamp becomes now: the server takes SNS messages no older than its
+ * retry window (an hour), so a signed copy of the documented sample is as fresh as SNS's own would be.
+ */
+export function fixture(relay: string, name: string): Record<string, unknown> {
+  const value = JSON.parse(fixtureText(relay, name)) as Record<string, unknown>;
+  return relay === "ses" && typeof value.Timestamp === "string"
+    ? { ...value, Timestamp: new Date().toISOString() }
+    : value;
+}
 
 export const RESEND_SECRET = `whsec_${Buffer.from("resend-test-signing-key-0123456789").toString("base64")}`;
 export const MAILGUN_KEY = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";

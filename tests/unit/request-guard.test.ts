@@ -93,8 +93,8 @@ describe("crossSiteVerdict", () => {
 });
 
 describe("maxBodyBytes", () => {
-  it("bounds a relay's webhook post at 256 KiB and every other post at the form bound", () => {
-    expect(MAX_WEBHOOK_BODY_BYTES).toBe(256 * 1024);
+  it("bounds a relay's webhook post at 1 MiB (Brevo's 500-event batch fits) and every other post at the form bound", () => {
+    expect(MAX_WEBHOOK_BODY_BYTES).toBe(1024 * 1024);
     expect(maxBodyBytes("/webhooks/resend")).toBe(MAX_WEBHOOK_BODY_BYTES);
     expect(maxBodyBytes("/webhooks/ses?x=1")).toBe(MAX_WEBHOOK_BODY_BYTES);
     expect(maxBodyBytes("/?index")).toBe(MAX_DRAIN_BYTES);

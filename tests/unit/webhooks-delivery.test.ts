@@ -96,11 +96,12 @@ describe("deliverEvents", () => {
 describe("createRecentEvents", () => {
   it("remembers the last ids up to its capacity, the oldest forgotten first", () => {
     const recent = createRecentEvents(2);
-    recent.add("a");
-    recent.add("b");
-    recent.add("a");
-    recent.add("c");
-    expect([recent.has("a"), recent.has("b"), recent.has("c")]).toEqual([true, false, true]);
+    const now = new Date();
+    recent.markApplied("a", now);
+    recent.markApplied("b", now);
+    recent.markApplied("a", now);
+    recent.markApplied("c", now);
+    expect([recent.applied("a"), recent.applied("b"), recent.applied("c")]).toEqual([true, false, true]);
   });
 });
 

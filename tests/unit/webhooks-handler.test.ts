@@ -136,6 +136,23 @@ describe("handleWebhook", () => {
   });
 });
 
+describe("SES notifications and SNS's retry rule (it retries a 5xx, drops a 4xx)", () => {
+  it("answers 503 when the signing certificate cannot be fetched now, so SNS retries; 401 to a forged one", async () => {
+    const unreachable: SnsNetwork = {
+      fetchCertificate: () => Promise.reject(new Error("connect ETIMEDOUT")),
+      confirmSubscription: async () => {},
+    };
+    const bounce = JSON.stringify(sesNotification("bounce-permanent", signer));
+    expect(await handle({ relay: "ses", body: bounce, sns: unreachable })).toMatchObject({
+      status: 503,
+      reason: "certificate could not be had",
+    });
+    const forger = makeSigner();
+    const forged = JSON.stringify(sesNotification("bounce-permanent", forger));
+    expect((await handle({ relay: "ses", body: forged })).status).toBe(401);
+  });
+});
+
 describe("SES subscription confirmation", () => {
   const confirmation = () => signSns(fixture("ses", "sns-subscription-confirmation"), signer);
 
@@ -160,6 +177,26 @@ describe("SES subscription confirmation", () => {
       signer,
     );
     expect((await handle({ relay: "ses", body: JSON.stringify(offHost), sns })).status).toBe(400);
+    expect(confirmed).toEqual([]);
+  });
+
+  it("opens nothing for a link on SNS's host that is not this topic's confirmation with this message's token", async () => {
+    const { sns, confirmed } = snsNetwork();
+    const base = fixture("ses", "sns-subscription-confirmation");
+    const url = new URL(base.SubscribeURL as string);
+    const variants = [
+      (u: URL) => u.searchParams.set("Action", "Unsubscribe"),
+      (u: URL) => u.searchParams.set("TopicArn", "arn:aws:sns:eu-west-1:999999999999:x"),
+      (u: URL) => u.searchParams.set("Token", "another-token"),
+      (u: URL) => u.searchParams.append("Extra", "1"),
+      (u: URL) => (u.pathname = "/elsewhere"),
+    ];
+    for (const change of variants) {
+      const changed = new URL(url);
+      change(changed);
+      const message = signSns({ ...base, SubscribeURL: changed.href }, signer);
+      expect((await handle({ relay: "ses", body: JSON.stringify(message), sns })).status).toBe(400);
+    }
     expect(confirmed).toEqual([]);
   });
 

@@ -1,7 +1,10 @@
 // The route's action in process, with a subscriber list provided as the composition root will provide it: the path
 // the HTTP tests cannot reach until the list is wired (they see its 503).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { provideSuppressionSink, type SuppressionSink } from "~/newsletter/webhooks/sink.server";
 import {
   basicAuth,
@@ -16,8 +19,12 @@ import {
 type Route = typeof import("~/routes/webhooks.$relay");
 let route: Route;
 
+const dataDir = mkdtempSync(path.join(tmpdir(), "webhooks-route-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
 beforeAll(async () => {
-  // The route reads the environment once, when loaded.
+  // The route reads the environment once, when loaded; its journal lives in DATA_DIR.
+  vi.stubEnv("DATA_DIR", dataDir);
   vi.stubEnv("RESEND_WEBHOOK_SECRET", RESEND_SECRET);
   vi.stubEnv("POSTMARK_WEBHOOK_AUTH", POSTMARK_AUTH);
   vi.stubEnv("MAILGUN_WEBHOOK_SIGNING_KEY", MAILGUN_KEY);

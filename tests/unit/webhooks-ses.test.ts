@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseSesNotification } from "~/newsletter/webhooks/ses.server";
-import { createSnsNetwork } from "~/newsletter/webhooks/sns-network.server";
+import { createSnsNetwork, MAX_CERTIFICATE_FETCHES } from "~/newsletter/webhooks/sns-network.server";
 import { parseSnsMessage, signingCertUrl, verifySns, type SnsNetwork } from "~/newsletter/webhooks/sns.server";
 import {
   fixture,
@@ -52,13 +52,30 @@ describe("SNS message signatures", () => {
     const tamperedMessage = { ...signed, Message: (signed.Message as string).replace("gone@", "other@") };
     expect(await verdict(tamperedMessage)).toBe("signature does not match");
     expect(await verdict({ ...signed, Subject: "Something else" })).toBe("signature does not match");
-    expect(await verdict({ ...signed, Timestamp: "2026-11-27T07:10:03.123Z" })).toBe("signature does not match");
+    const later = new Date(Date.parse(signed.Timestamp as string) + 1000).toISOString();
+    expect(await verdict({ ...signed, Timestamp: later })).toBe("signature does not match");
   });
 
   it("refuses a signature by another key, and a SHA1 signature presented as version 2", async () => {
     expect(await verdict(sesNotification("bounce-permanent", other))).toBe("signature does not match");
     const sha1 = sesNotification("bounce-permanent", signer, { SignatureVersion: "1" });
     expect(await verdict({ ...sha1, SignatureVersion: "2" })).toBe("signature does not match");
+  });
+
+  it("refuses a message older than SNS's hour of retries, or from the future, without fetching anything", async () => {
+    const { sns, fetched } = network();
+    const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
+    // A genuinely signed notification from 2019: a replay, whatever its signature.
+    const old = sesNotification("bounce-permanent", signer, { Timestamp: "2019-06-01T10:00:00.000Z" });
+    expect(await verdict(old, sns)).toBe("timestamp not fresh");
+    expect(await verdict(sesNotification("bounce-permanent", signer, { Timestamp: hours(-2) }), sns)).toBe(
+      "timestamp not fresh",
+    );
+    expect(await verdict(sesNotification("bounce-permanent", signer, { Timestamp: hours(1) }), sns)).toBe(
+      "timestamp not fresh",
+    );
+    expect(fetched).toEqual([]);
+    expect(await verdict(sesNotification("bounce-permanent", signer, { Timestamp: hours(-0.5) }), sns)).toBeNull();
   });
 
   it("refuses another topic's message without fetching anything", async () => {
@@ -105,9 +122,8 @@ describe("SNS message signatures", () => {
     };
     expect(await verdict(sesNotification("bounce-permanent", signer), failing)).toBe("certificate could not be had");
     const inTwoYears = new Date(Date.now() + 2 * 365 * 86_400_000);
-    expect(await verdict(sesNotification("bounce-permanent", signer), network().sns, inTwoYears)).toBe(
-      "certificate expired",
-    );
+    const then = sesNotification("bounce-permanent", signer, { Timestamp: inTwoYears.toISOString() });
+    expect(await verdict(then, network().sns, inTwoYears)).toBe("certificate expired");
   });
 
   it.each([
@@ -198,6 +214,29 @@ describe("the production SNS network", () => {
     const { calls, fetchImpl } = recordingFetch(() => new Response("x"));
     await expect(createSnsNetwork(fetchImpl).confirmSubscription(new URL(url))).rejects.toThrow(/refused/);
     expect(calls).toEqual([]);
+  });
+
+  it("keeps at most two certificate fetches under way, however many messages ask, and shares one URL's fetch", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    const fetchImpl = (async (url: URL) => {
+      started.push(String(url));
+      await gate;
+      return new Response(signer.certificate);
+    }) as typeof fetch;
+    const net = createSnsNetwork(fetchImpl);
+    const cert = (n: number) => new URL(`https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-${n}.pem`);
+    const asked = Array.from({ length: 300 }, (_, n) => net.fetchCertificate(cert(n % 3 === 0 ? 0 : n)));
+    const settled = Promise.allSettled(asked);
+    release();
+    const results = await settled;
+    expect(started.length).toBe(MAX_CERTIFICATE_FETCHES);
+    // Every ask for the first URL shares its one fetch; the rest past the bound are refused (answered 503).
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(100 + 1);
+    expect(results.filter((r) => r.status === "rejected")[0]).toMatchObject({
+      reason: expect.objectContaining({ message: "too many certificate fetches under way" }),
+    });
   });
 
   it("fetches SNS's certificate without following redirects, once, and refuses what is no certificate", async () => {

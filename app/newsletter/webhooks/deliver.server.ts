@@ -1,25 +1,28 @@
-import type { createRecentEvents } from "./recent-events";
+import type { AppliedEvents } from "./recent-events";
 import type { SuppressionSink } from "./sink.server";
 import type { RelayEvent } from "./types";
 
 export type Delivery =
   | { ok: true; counts: Record<string, number> }
-  /** The list failed: nothing after this event was handed on, and the relay is to retry (503). */
-  | { ok: false; error: unknown };
+  /** The list failed: `rest` (the failed event and those after it) was not applied. */
+  | { ok: false; error: unknown; counts: Record<string, number>; rest: RelayEvent[] };
 
 /**
- * Hands each event to the list, once: an event already handed on by this process is skipped. Counts what the list
- * did, by kind and outcome ("bounced suppressed", "soft-bounce counted"), for one log line per request.
+ * Hands each event to the list, once: an event applied before (this process or an earlier one, as `memory` says) is
+ * skipped, so a relay's retry never counts a soft bounce twice. Counts what the list did, by kind and outcome
+ * ("bounced suppressed", "soft-bounce counted"), for one log line per request.
  */
 export async function deliverEvents(
-  events: RelayEvent[],
+  events: readonly RelayEvent[],
   sink: SuppressionSink,
-  recent: ReturnType<typeof createRecentEvents>,
+  memory: AppliedEvents,
+  now: () => Date = () => new Date(),
 ): Promise<Delivery> {
   const counts: Record<string, number> = {};
-  for (const event of events) {
-    if (recent.has(event.eventId)) {
-      counts[`${event.kind} repeated`] = (counts[`${event.kind} repeated`] ?? 0) + 1;
+  const count = (what: string) => (counts[what] = (counts[what] ?? 0) + 1);
+  for (const [index, event] of events.entries()) {
+    if (memory.applied(event.eventId)) {
+      count(`${event.kind} repeated`);
       continue;
     }
     let outcome: string;
@@ -29,10 +32,10 @@ export async function deliverEvents(
           ? await sink.softBounce(event.email, event.detail, event.at)
           : await sink.suppress(event.email, event.kind, event.detail, event.at);
     } catch (error) {
-      return { ok: false, error };
+      return { ok: false, error, counts, rest: events.slice(index) };
     }
-    recent.add(event.eventId);
-    counts[`${event.kind} ${outcome}`] = (counts[`${event.kind} ${outcome}`] ?? 0) + 1;
+    memory.markApplied(event.eventId, now());
+    count(`${event.kind} ${outcome}`);
   }
   return { ok: true, counts };
 }

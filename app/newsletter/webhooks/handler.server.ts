@@ -6,7 +6,7 @@ import { parsePostmark, verifyPostmark } from "./postmark.server";
 import { parseResend, verifyResend } from "./resend.server";
 import { parseSesNotification } from "./ses.server";
 import type { WebhookSettings } from "./settings.server";
-import { parseSnsMessage, snsUrl, verifySns, type SnsNetwork } from "./sns.server";
+import { CERTIFICATE_UNAVAILABLE, confirmationUrl, parseSnsMessage, verifySns, type SnsNetwork } from "./sns.server";
 import { jsonObject } from "./text";
 import { isRelay, type HeaderSource, type Parsed, type Relay, type RelayEvent } from "./types";
 
@@ -24,7 +24,8 @@ export interface WebhookInput {
 
 export type WebhookAnswer =
   | { status: 200; relay: Relay; events: RelayEvent[]; note?: string }
-  | { status: 400 | 401 | 404 | 502; relay?: Relay; reason: string };
+  /** 503 and 502: a passing failure of ours or of the relay's service; the relay is to retry. */
+  | { status: 400 | 401 | 404 | 502 | 503; relay?: Relay; reason: string };
 
 const VARIABLE: Record<Relay, keyof WebhookSettings> = {
   resend: "RESEND_WEBHOOK_SECRET",
@@ -77,14 +78,16 @@ async function handleSns(body: string, topicArn: string, sns: SnsNetwork, now: D
   const message = parseSnsMessage(body);
   if (!message) return { status: 400, relay, reason: "not an SNS message" };
   const refusal = await verifySns(message, topicArn, sns, now);
+  // SNS drops a report answered 4xx and retries a 5xx: a certificate we could not fetch now is not the sender's fault.
+  if (refusal === CERTIFICATE_UNAVAILABLE) return { status: 503, relay, reason: refusal };
   if (refusal) return { status: 401, relay, reason: refusal };
 
   if (message.Type === "UnsubscribeConfirmation") {
     return { status: 200, relay, events: [], note: "the topic's subscription was removed" };
   }
   if (message.Type === "SubscriptionConfirmation") {
-    const url = snsUrl(message.SubscribeURL);
-    if (!url) return { status: 400, relay, reason: "confirmation link not on SNS's host over HTTPS" };
+    const url = confirmationUrl(message, topicArn);
+    if (!url) return { status: 400, relay, reason: "not SNS's confirmation link for this topic" };
     try {
       await sns.confirmSubscription(url);
     } catch {

@@ -1,13 +1,17 @@
 /**
- * The ids of the last events handed to the list, so that a relay delivering the same event again (its retry after
- * a lost answer) costs nothing and a soft bounce is not counted twice while this process runs. Bounded: the oldest
- * ids go first. The list's own idempotence covers what this forgets (a restart, a very old retry).
+ * What the delivery remembers of the events it applied: the durable journal (journal.server.ts), or, when its file
+ * cannot be opened, this bounded memory of the last ids, so a retry while this process runs still costs nothing.
  */
-export function createRecentEvents(capacity = 10_000) {
+export interface AppliedEvents {
+  applied(eventId: string): boolean;
+  markApplied(eventId: string, now: Date): void;
+}
+
+export function createRecentEvents(capacity = 10_000): AppliedEvents {
   const ids = new Set<string>();
   return {
-    has: (id: string) => ids.has(id),
-    add(id: string) {
+    applied: (id) => ids.has(id),
+    markApplied(id) {
       ids.delete(id);
       ids.add(id);
       if (ids.size > capacity) ids.delete(ids.values().next().value!);

@@ -1,5 +1,5 @@
 // Where a verified bounce or complaint goes: the subscriber list, which the composition root hands in at start-up
-// (provideSuppressionSink). Until then, the webhooks answer 503 and the relays keep their events and retry.
+// (provideSuppressionSink). Until then, each relay is answered by its retry rule (receive.server.ts).
 
 /** What the list did with one report: suppressed the reader now, found them suppressed already, or knows no such reader. */
 export type SinkOutcome = "suppressed" | "already" | "unknown";
@@ -17,11 +17,19 @@ export interface SuppressionSink {
 
 let provided: SuppressionSink | null = null;
 let warned = false;
+const listeners = new Set<() => void>();
 
 /** Called once by the composition root, with the list, before the server listens. */
 export function provideSuppressionSink(sink: SuppressionSink | null): void {
   provided = sink;
   warned = false;
+  if (sink) for (const listener of listeners) listener();
+}
+
+/** Calls `listener` whenever a list is provided (the reports kept while there was none can go now); unsubscribes. */
+export function onSuppressionSink(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 /** The list to hand events to, or null (the route answers 503) with one line in the log the first time. */
@@ -30,7 +38,7 @@ export function getSuppressionSink(): SuppressionSink | null {
     warned = true;
     console.error(
       "Webhooks: a relay reported a bounce or complaint, but no subscriber list is wired to take it " +
-        "(provideSuppressionSink was not called): answering 503 so the relay keeps the event and retries.",
+        "(provideSuppressionSink was not called): each relay is answered so that it retries, or the report is kept.",
     );
   }
   return provided;

@@ -73,9 +73,37 @@ export function stringToSign(message: SnsMessage): string {
     .join("");
 }
 
+/** The refusal that is a passing failure of ours (the certificate could not be fetched now): SNS is to retry. */
+export const CERTIFICATE_UNAVAILABLE = "certificate could not be had";
+
 /**
- * Whether the message is SNS's, from the owner's topic: the topic first (no fetch for another topic's message), then
- * the certificate's URL, then the signature with the certificate's key, the certificate valid now.
+ * How old a message's Timestamp may be: SNS gives up retrying an HTTP/S endpoint within an hour (its delivery policy's
+ * hard limit of 3,600 s), plus a few minutes for the clocks; an older message is a replay.
+ */
+export const FRESH_FOR_MS = 65 * 60 * 1000;
+const CLOCK_AHEAD_MS = 5 * 60 * 1000;
+
+/**
+ * The SubscribeURL, when it is exactly SNS's confirmation link for this message: HTTPS on SNS's host, path "/", and
+ * only Action=ConfirmSubscription, the owner's TopicArn and the message's own Token in its query.
+ */
+export function confirmationUrl(message: SnsMessage, topicArn: string): URL | null {
+  const url = snsUrl(message.SubscribeURL);
+  if (!url || url.pathname !== "/" || url.hash !== "") return null;
+  const names = [...url.searchParams.keys()].sort();
+  if (names.join(",") !== "Action,Token,TopicArn") return null;
+  const params = url.searchParams;
+  const good =
+    params.get("Action") === "ConfirmSubscription" &&
+    params.get("TopicArn") === topicArn &&
+    params.get("Token") === message.Token;
+  return good ? url : null;
+}
+
+/**
+ * Whether the message is SNS's, from the owner's topic: the topic and the message's age first (no fetch for another
+ * topic's message or an old one), then the certificate's URL, then the signature with the certificate's key, the
+ * certificate valid now.
  */
 export async function verifySns(
   message: SnsMessage,
@@ -84,13 +112,16 @@ export async function verifySns(
   now: Date,
 ): Promise<Refusal | null> {
   if (message.TopicArn !== topicArn) return "another topic";
+  const sent = Date.parse(message.Timestamp);
+  if (!Number.isFinite(sent)) return "malformed timestamp";
+  if (now.getTime() - sent > FRESH_FOR_MS || sent - now.getTime() > CLOCK_AHEAD_MS) return "timestamp not fresh";
   const certUrl = signingCertUrl(message.SigningCertURL);
   if (!certUrl) return "certificate not from SNS's host over HTTPS";
   let certificate: X509Certificate;
   try {
     certificate = new X509Certificate(await network.fetchCertificate(certUrl));
   } catch {
-    return "certificate could not be had";
+    return CERTIFICATE_UNAVAILABLE;
   }
   if (now < new Date(certificate.validFrom) || now > new Date(certificate.validTo)) return "certificate expired";
   const algorithm = message.SignatureVersion === "1" ? "sha1" : "sha256";
