@@ -187,6 +187,14 @@ const envSchema = z
         .refine(isSnsTopicArn, "must be the SNS topic's ARN, such as arn:aws:sns:eu-west-1:123456789012:ses-bounces")
         .optional(),
     ),
+    // Postmark over SMTP: the Broadcast stream updates go through (its X-PM-Message-Stream header); unset, the server's
+    // default transactional stream.
+    POSTMARK_MESSAGE_STREAM: optional(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/, "must be a Postmark message stream's ID, such as broadcast")
+        .optional(),
+    ),
     // Replies to updates (and only updates) go there: the owner's own inbox, when MAIL_FROM is a no-reply.
     MAIL_REPLY_TO: optional(
       z.string().refine(isMailFrom, "must be an address such as `Name <me@example.com>` or me@example.com").optional(),

@@ -119,6 +119,7 @@ describe("parseEnv", () => {
       MAILGUN_WEBHOOK_SIGNING_KEY: "0123456789abcdef0123456789abcdef",
       BREVO_WEBHOOK_AUTH: "brevo:secret",
       SES_WEBHOOK_TOPIC_ARN: "arn:aws:sns:eu-west-1:123456789012:ses-bounces",
+      POSTMARK_MESSAGE_STREAM: "broadcast",
     };
     expect(parseEnv(production(settings))).toMatchObject(settings);
     const unset = parseEnv(production());
@@ -194,6 +195,7 @@ describe("parseEnv", () => {
       ["Brevo without a colon", { BREVO_WEBHOOK_AUTH: "brevo" }, "BREVO_WEBHOOK_AUTH must be user:password"],
       ["Mailgun key with a space", { MAILGUN_WEBHOOK_SIGNING_KEY: "key with spaces" }, "MAILGUN_WEBHOOK_SIGNING_KEY"],
       ["SES not an ARN", { SES_WEBHOOK_TOPIC_ARN: "ses-bounces" }, "SES_WEBHOOK_TOPIC_ARN must be the SNS topic's ARN"],
+      ["Postmark stream with a space", { POSTMARK_MESSAGE_STREAM: "my stream" }, "POSTMARK_MESSAGE_STREAM must be"],
       [
         "SES another service's ARN",
         { SES_WEBHOOK_TOPIC_ARN: "arn:aws:sqs:eu-west-1:123456789012:bounces" },

@@ -33,6 +33,14 @@ describe("the update mail", () => {
     expect(mail.messageId).toMatch(/^<update\.2026-11-20-first-launch\.[0-9a-f]{24}@mail\.example\.net>$/);
   });
 
+  // Postmark documents X-PM-Message-Stream as the SMTP header that picks a message stream (a Broadcast one for
+  // newsletters); without POSTMARK_MESSAGE_STREAM the mail carries none and Postmark uses the default stream.
+  it("names the Postmark message stream when the owner set one, and no stream otherwise", () => {
+    expect(composeUpdateMail(source, reader, site).headers).not.toHaveProperty("X-PM-Message-Stream");
+    const streamed = composeUpdateMail(source, reader, { ...site, messageStream: "broadcast" });
+    expect(streamed.headers["X-PM-Message-Stream"]).toBe("broadcast");
+  });
+
   it("sends replies to MAIL_REPLY_TO when the owner set one, and has no Reply-To otherwise", () => {
     expect(composeUpdateMail(source, reader, site)).not.toHaveProperty("replyTo");
     const owned = composeUpdateMail(source, reader, { ...site, replyTo: "Alex <alex@example.org>" });

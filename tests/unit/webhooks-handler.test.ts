@@ -136,6 +136,42 @@ describe("handleWebhook", () => {
   });
 });
 
+// Postmark's Subscription Change webhook as its documentation shows it (postmarkapp.com/developer/webhooks/
+// subscription-change-webhook): the only report of a spam complaint on a Broadcast stream.
+describe("Postmark's Subscription Change", () => {
+  const auth = new Headers({ Authorization: basicAuth(POSTMARK_AUTH) });
+  const change = (fields: Record<string, unknown>) =>
+    handle({
+      relay: "postmark",
+      headers: auth,
+      body: JSON.stringify({ ...fixture("postmark", "subscription-change"), ...fields }),
+    });
+
+  it.each([
+    ["SpamComplaint", "complained"],
+    ["HardBounce", "bounced"],
+    ["ManualSuppression", "unsubscribed"],
+  ])("SuppressSending with %s suppresses its reader as %s", async (reason, kind) => {
+    const answer = await change({ SuppressionReason: reason });
+    expect(answer).toMatchObject({ status: 200, events: [{ kind, email: "annoyed@example.org" }] });
+    const again = await change({ SuppressionReason: reason });
+    expect(again.status === 200 && again.events[0]?.eventId).toBe(answer.status === 200 && answer.events[0]?.eventId);
+  });
+
+  it("a reactivation (SuppressSending false) is noted and changes nothing", async () => {
+    expect(await change({ SuppressSending: false })).toMatchObject({
+      status: 200,
+      events: [],
+      note: "a reactivation at Postmark, which changes nothing here",
+    });
+  });
+
+  it("Postmark's test request, with no RecordType, is 200; a body that is no JSON object is 400", async () => {
+    expect(await handle({ relay: "postmark", headers: auth, body: "{}" })).toMatchObject({ status: 200, events: [] });
+    expect((await handle({ relay: "postmark", headers: auth, body: "[]" })).status).toBe(400);
+  });
+});
+
 describe("SES notifications and SNS's retry rule (it retries a 5xx, drops a 4xx)", () => {
   it("answers 503 when the signing certificate cannot be fetched now, so SNS retries; 401 to a forged one", async () => {
     const unreachable: SnsNetwork = {

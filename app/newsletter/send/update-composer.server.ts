@@ -28,6 +28,7 @@ export const mailSite = (from: string, replyTo = env.MAIL_REPLY_TO): UpdateMailS
   siteUrl: siteUrl(),
   from,
   ...(replyTo ? { replyTo } : {}),
+  ...(env.POSTMARK_MESSAGE_STREAM ? { messageStream: env.POSTMARK_MESSAGE_STREAM } : {}),
 });
 
 /** The payload an 'update' row carries: the token only (the address is the row's recipient). */

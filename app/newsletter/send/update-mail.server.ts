@@ -32,6 +32,8 @@ export interface UpdateMailSite {
   from: string;
   /** MAIL_REPLY_TO: where a reader's reply to an update goes (the owner's inbox), when set. */
   replyTo?: string;
+  /** POSTMARK_MESSAGE_STREAM: the Postmark stream (a Broadcast one) updates go through over SMTP, when set. */
+  messageStream?: string;
 }
 
 /** The transport's message shape (app/mail/transport.server.ts): From is the transport's, Date is set when sent. */
@@ -123,6 +125,7 @@ export function composeUpdateMail(
       "List-Unsubscribe": `<${reader.unsubscribeUrl}>`,
       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
       "List-Id": listId(site.ownerName, site.siteUrl),
+      ...(site.messageStream ? { "X-PM-Message-Stream": site.messageStream } : {}),
     },
   };
 }

@@ -46,8 +46,12 @@ export async function handleWebhook(input: WebhookInput): Promise<WebhookAnswer>
   const secret = input.settings[VARIABLE[relay]]!;
   const { headers, body, now } = input;
   const refused = (reason: string): WebhookAnswer => ({ status: 401, relay, reason });
-  const answer = (parsed: Parsed): WebhookAnswer =>
-    parsed.ok ? { status: 200, relay, events: parsed.events } : { status: 400, relay, reason: parsed.reason };
+  const answer = (parsed: Parsed): WebhookAnswer => {
+    if (!parsed.ok) return { status: 400, relay, reason: parsed.reason };
+    return parsed.note
+      ? { status: 200, relay, events: parsed.events, note: parsed.note }
+      : { status: 200, relay, events: parsed.events };
+  };
 
   switch (relay) {
     case "resend": {

@@ -7,7 +7,12 @@ export type SinkOutcome = "suppressed" | "already" | "unknown";
 /** What the webhooks need of the subscriber list (app/newsletter/list/ implements it for both stores). */
 export interface SuppressionSink {
   /** Suppresses the reader with this address for good, with the relay's words and the time it reported. */
-  suppress(email: string, reason: "bounced" | "complained", detail: string, at: Date): Promise<SinkOutcome>;
+  suppress(
+    email: string,
+    reason: "bounced" | "complained" | "unsubscribed",
+    detail: string,
+    at: Date,
+  ): Promise<SinkOutcome>;
   /**
    * Counts one soft bounce for the reader (three in a row suppress them as `bounced`): "suppressed" when this one did,
    * "already" when the reader is suppressed already or this report (same `at`) was counted before.

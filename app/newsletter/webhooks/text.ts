@@ -56,5 +56,6 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
 
 export const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
-export const events = (list: RelayEvent[]): Parsed => ({ ok: true, events: list });
+export const events = (list: RelayEvent[], note?: string): Parsed =>
+  note === undefined ? { ok: true, events: list } : { ok: true, events: list, note };
 export const unreadable = (reason: string): Parsed => ({ ok: false, reason });
