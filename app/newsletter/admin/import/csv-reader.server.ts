@@ -37,8 +37,30 @@ export function decodeImportFile(bytes: Uint8Array): string {
   }
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes);
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes);
+  const shape = utf16Shape(bytes);
+  if (shape) return new TextDecoder(shape).decode(bytes);
   // TextDecoder drops a UTF-8 byte-order mark itself.
   return new TextDecoder("utf-8").decode(bytes);
+}
+
+/**
+ * UTF-16 without a byte-order mark, told by its shape: an export's header and addresses are ASCII, so in UTF-16 every
+ * other byte of its start is zero (the second of each pair little-endian, the first big-endian). UTF-8 text has no
+ * zero bytes at all.
+ */
+export function utf16Shape(bytes: Uint8Array): "utf-16le" | "utf-16be" | null {
+  const pairs = Math.min(256, Math.floor(bytes.byteLength / 2));
+  if (pairs < 2) return null;
+  let evenZeros = 0;
+  let oddZeros = 0;
+  for (let i = 0; i < pairs; i += 1) {
+    if (bytes[2 * i] === 0) evenZeros += 1;
+    if (bytes[2 * i + 1] === 0) oddZeros += 1;
+  }
+  // Nine in ten: a name or two in another script may fill both bytes of a pair.
+  if (oddZeros >= pairs * 0.9 && evenZeros === 0) return "utf-16le";
+  if (evenZeros >= pairs * 0.9 && oddZeros === 0) return "utf-16be";
+  return null;
 }
 
 /**

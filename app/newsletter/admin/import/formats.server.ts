@@ -3,6 +3,7 @@
  * status are. Headers are compared without case, spaces, underscores or hyphens, so `Email Address`,
  * `email_address` and `E-mail address` are one name.
  */
+import { cleanField } from "~/newsletter/admin/import/clean-text";
 import type { RowStatus } from "~/newsletter/admin/import/status.server";
 
 export type ImportFormat = "substack" | "buttondown" | "mailchimp" | "kit" | "ghost" | "csv" | "plain";
@@ -89,7 +90,7 @@ function recognise(names: Set<string>): ImportFormat {
 }
 
 function mailchimpFileStatus(names: Set<string>, headers: string[]): RowStatus | null {
-  const column = (name: string) => headers.find((header) => normalHeader(header) === name) ?? name;
+  const column = (name: string) => cleanField(headers.find((header) => normalHeader(header) === name) ?? name);
   if (names.has("unsubtime") || names.has("unsubcampaigntitle")) {
     return { kind: "suppressed", reason: "unsubscribed", said: `unsubscribed export (${column("unsubtime")})` };
   }
@@ -123,7 +124,7 @@ export function detectFormat(first: readonly string[]): DetectedFormat | { error
   const dateIndexes = DATE_HEADERS.map((name) => normals.indexOf(name)).filter((index) => index >= 0);
   const statusColumns: StatusColumn[] = STATUS_HEADERS.flatMap(({ name, inverted }) => {
     const index = normals.indexOf(name);
-    return index >= 0 ? [{ index, header: (first[index] ?? name).replace(/^\uFEFF/, "").trim(), inverted }] : [];
+    return index >= 0 ? [{ index, header: cleanField((first[index] ?? name).replace(/^\uFEFF/, "")), inverted }] : [];
   });
   // Buttondown's newer exports call the subscriber type just "type"; elsewhere "type" is a plan, not a status.
   if (format === "buttondown" && !names.has("subscribertype") && names.has("type")) {

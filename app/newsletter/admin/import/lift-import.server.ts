@@ -5,6 +5,7 @@
  * them (a relay's bounce or a reader's own leaving since then is theirs, and stays).
  */
 import path from "node:path";
+import { cleanField } from "~/newsletter/admin/import/clean-text";
 import { ImportFileError } from "~/newsletter/admin/import/csv-reader.server";
 import { addressKey } from "~/newsletter/admin/import/plan.server";
 import { readExportFile } from "~/newsletter/admin/import/read-export.server";
@@ -37,7 +38,7 @@ export async function liftImportSuppressions(options: {
     out.write(`${error.message}\nNothing lifted.\n`);
     return 2;
   }
-  const name = path.basename(file);
+  const name = cleanField(path.basename(file));
   const said = new Map<string, string>();
   for (const row of rows) if (row.status.kind === "suppressed") said.set(addressKey(row.address), row.address);
   let lifted = 0;

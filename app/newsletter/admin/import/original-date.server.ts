@@ -7,8 +7,40 @@
 const SHAPE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$/i;
 
-/** The instant `text` names, or null when it is empty or not one of the shapes above (or not a real date). */
-export function parseOriginalDate(text: string): string | null {
+/** The earliest sign-up an export can hold: no mailing tool kept readers before 1970. */
+const EARLIEST = Date.UTC(1970, 0, 1);
+/** A day's slack past now, for the clocks of the tool that wrote the file and of this machine. */
+const LATEST_AHEAD_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Why a cell that has the shape of a date cannot be a sign-up date (a zone past ±14:00, a time outside 1970 to
+ * today), or null: an empty cell or one of no date shape at all is no problem, only no date.
+ */
+export function originalDateProblem(text: string, now = new Date()): string | null {
+  const match = SHAPE.exec(text.trim());
+  if (!match) return null;
+  const zone = match[8] ?? "Z";
+  if (!/^(Z|UTC|GMT)$/i.test(zone)) {
+    const digits = zone.slice(1).replace(":", "");
+    if (Number(digits.slice(0, 2)) > 14 || Number(digits.slice(2) || "0") > 59) {
+      return `sign-up date ${JSON.stringify(text.trim())} has no real time zone`;
+    }
+  }
+  const parsed = parseOriginalDate(text, now);
+  if (parsed === null && isInstant(match)) {
+    return `sign-up date ${JSON.stringify(text.trim())} is outside 1970 to today`;
+  }
+  return null;
+}
+
+function isInstant(match: RegExpExecArray): boolean {
+  const [y, mo, d] = [match[1], match[2], match[3]].map(Number) as [number, number, number];
+  const check = new Date(Date.UTC(y, mo - 1, d));
+  return check.getUTCFullYear() === y && check.getUTCMonth() === mo - 1 && check.getUTCDate() === d;
+}
+
+/** The instant `text` names, or null when it is empty, not one of the shapes above, not a real date, or not sane. */
+export function parseOriginalDate(text: string, now = new Date()): string | null {
   const match = SHAPE.exec(text.trim());
   if (!match) return null;
   const [, year = "", month = "", day = "", hour = "00", minute = "00", second = "00", fraction = "", zone = "Z"] =
@@ -27,14 +59,26 @@ export function parseOriginalDate(text: string): string | null {
   // Date.UTC rolls 31 February over into March; a date that does not round-trip was not a date.
   if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) return null;
   if (h > 23 || mi > 59 || s > 59) return null;
-  return new Date(utc - zoneOffsetMinutes(zone) * 60_000).toISOString();
+  const instant = utc - zoneOffsetMinutes(zone) * 60_000;
+  if (!Number.isFinite(instant) || instant < EARLIEST || instant > now.getTime() + LATEST_AHEAD_MS) return null;
+  return new Date(instant).toISOString();
 }
 
 function zoneOffsetMinutes(zone: string): number {
   if (/^(Z|UTC|GMT)$/i.test(zone)) return 0;
   const sign = zone.startsWith("-") ? -1 : 1;
   const digits = zone.slice(1).replace(":", "");
-  return sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || "0"));
+  const [hours, minutes] = [Number(digits.slice(0, 2)), Number(digits.slice(2) || "0")];
+  return hours > 14 || minutes > 59 ? Number.NaN : sign * (hours * 60 + minutes);
+}
+
+/** The first date problem among `indexes` in `fields`, for the row's refusal. */
+export function dateProblemOf(fields: readonly string[], indexes: readonly number[]): string | null {
+  for (const index of indexes) {
+    const problem = originalDateProblem(fields[index] ?? "");
+    if (problem) return problem;
+  }
+  return null;
 }
 
 /** The first column of `indexes` in `fields` that holds a readable date. */

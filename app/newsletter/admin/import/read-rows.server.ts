@@ -2,9 +2,10 @@
  * The rows of an export as the plan needs them: the line, the address as written, the original sign-up date and
  * what the file says about the reader. Nothing is judged here; the plan applies the address rule.
  */
+import { cleanField } from "~/newsletter/admin/import/clean-text";
 import type { CsvRecord } from "~/newsletter/admin/import/csv-reader.server";
 import { detectFormat, type DetectedFormat } from "~/newsletter/admin/import/formats.server";
-import { originalDateOf } from "~/newsletter/admin/import/original-date.server";
+import { dateProblemOf, originalDateOf } from "~/newsletter/admin/import/original-date.server";
 import {
   classifyInverted,
   classifyStatus,
@@ -33,8 +34,8 @@ function rowStatus(fields: readonly string[], detected: DetectedFormat): { statu
   let status: RowStatus = detected.fileStatus ?? { kind: "active" };
   const said: string[] = detected.fileStatus?.kind === "suppressed" ? [detected.fileStatus.said] : [];
   for (const column of detected.statusColumns) {
-    const value = fields[column.index] ?? "";
-    if (value.trim()) said.push(`${column.header} ${JSON.stringify(value.trim())}`);
+    const value = cleanField(fields[column.index] ?? "");
+    if (value) said.push(`${column.header} ${JSON.stringify(value)}`);
     const classify = column.inverted ? classifyInverted : classifyStatus;
     status = strongerStatus(status, classify(column.header, value));
   }
@@ -52,7 +53,10 @@ export function readRows(records: readonly CsvRecord[]): ReadExport | { error: s
     const { fields, line } = record;
     // A plain list is one address a line; a line with separators in it is kept whole, so the report shows it.
     const address = (detected.format === "plain" ? fields.join(",") : (fields[detected.emailIndex] ?? "")).trim();
-    const { status, said } = rowStatus(fields, detected);
+    const { status: statusInColumns, said } = rowStatus(fields, detected);
+    // A date no sign-up can have says the row (or the column taken for its date) is not what it seems.
+    const problem = dateProblemOf(fields, detected.dateIndexes);
+    const status = problem ? strongerStatus(statusInColumns, { kind: "refused", reason: problem }) : statusInColumns;
     return { line, address, originalDate: originalDateOf(fields, detected.dateIndexes), statusInFile: said, status };
   });
   return { detected, rows };

@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import { importConsent, type ImportConsent } from "~/newsletter/admin/import/consent.server";
+import { cleanField } from "~/newsletter/admin/import/clean-text";
 import { ImportFileError } from "~/newsletter/admin/import/csv-reader.server";
 import { addressKey, planImport, type ImportPlan } from "~/newsletter/admin/import/plan.server";
 import { readExportFile } from "~/newsletter/admin/import/read-export.server";
@@ -117,7 +118,7 @@ export async function runImport(options: RunImportOptions): Promise<RunImportRes
   );
   const known = await knownAddresses(list, asked.values());
   const planned = planImport(rows, (email) => known.has(addressKey(email)));
-  const name = path.basename(file);
+  const name = cleanField(path.basename(file));
   const consentOf = (reader: { originalDate: string | null; statusInFile: string | null }) =>
     importConsent({ file: name, format: detected.format, importedAt: now, ...reader });
   const held = !options.dryRun && !options.yes && suppressesMost(planned, rows.length);
