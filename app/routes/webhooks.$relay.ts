@@ -2,10 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { readBoundedBody } from "~/newsletter/webhooks/body.server";
 import { configuredRelay, handleWebhook } from "~/newsletter/webhooks/handler.server";
 import { MAX_WEBHOOK_BODY_BYTES } from "~/newsletter/webhooks/limits";
+import { createCredentialThrottle } from "~/newsletter/webhooks/credential-throttle";
 import { createTokenMemory } from "~/newsletter/webhooks/mailgun.server";
 import { createReceiver } from "~/newsletter/webhooks/receive.server";
 import { getSuppressionSink } from "~/newsletter/webhooks/sink.server";
 import { createSnsNetwork } from "~/newsletter/webhooks/sns-network.server";
+import { clientAddressOf } from "~/utils/client-address.server";
 import { env } from "~/utils/env.server";
 import { warnThrottled } from "~/utils/log.server";
 import { resourceResponse } from "~/utils/resource-response.server";
@@ -15,6 +17,7 @@ import { resourceResponse } from "~/utils/resource-response.server";
 const sns = createSnsNetwork();
 const receiver = createReceiver({ dataDir: env.DATA_DIR, sink: getSuppressionSink, warn: warnThrottled });
 const mailgunTokens = createTokenMemory();
+const throttle = createCredentialThrottle();
 
 const STATUS_TEXT: Record<number, string> = {
   200: "OK",
@@ -23,6 +26,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: "Not Found",
   405: "Method Not Allowed",
   413: "Payload Too Large",
+  429: "Too Many Requests",
   502: "Bad Gateway",
   503: "Service Unavailable",
 };
@@ -40,10 +44,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return configuredRelay(params.relay ?? "", env) ? reply(request, 405, { Allow: "POST" }) : reply(request, 404);
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const name = params.relay ?? "";
   if (!configuredRelay(name, env)) return reply(request, 404);
+  const pair = `${name} ${clientAddressOf(context)}`;
+  const wait = throttle.waitSeconds(pair, Date.now());
   const body = await readBoundedBody(request, MAX_WEBHOOK_BODY_BYTES);
+  if (wait > 0) {
+    warnThrottled(`Webhook ${name}: answered 429 (too many refused credentials from one client)`);
+    return reply(request, 429, { "Retry-After": String(wait) });
+  }
   if (body.kind === "too-large") return reply(request, 413, { Connection: "close" });
   if (body.kind !== "text") return reply(request, 400);
 
@@ -56,6 +66,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     sns,
     mailgunTokens,
   });
+  if (answer.status === 401) throttle.failed(pair, Date.now());
+  else if (answer.status === 200) throttle.succeeded(pair);
   if (answer.status !== 200) {
     // The reason is a fixed phrase of ours (never a secret, never the body); throttled per relay and reason.
     warnThrottled(`Webhook ${name}: answered ${answer.status} (${answer.reason})`);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readBoundedBody } from "~/newsletter/webhooks/body.server";
+import { createCredentialThrottle, FREE_FAILURES } from "~/newsletter/webhooks/credential-throttle";
 import { deliverEvents, describeCounts } from "~/newsletter/webhooks/deliver.server";
 import { createRecentEvents } from "~/newsletter/webhooks/recent-events";
 import {
@@ -158,5 +159,22 @@ describe("readBoundedBody", () => {
   it("calls a body that is not UTF-8 what it is", async () => {
     const request = new Request("http://localhost/", { method: "POST", body: new Uint8Array([0x7b, 0xff, 0xfe]) });
     expect(await readBoundedBody(request, 1024)).toEqual({ kind: "not-utf8" });
+  });
+});
+
+describe("createCredentialThrottle", () => {
+  it("lets a few failures pass, then locks the pair for twice as long each time; success starts it again", () => {
+    const throttle = createCredentialThrottle();
+    let now = 1_000_000;
+    for (let i = 0; i < FREE_FAILURES - 1; i += 1) throttle.failed("brevo 1.2.3.4", now);
+    expect(throttle.waitSeconds("brevo 1.2.3.4", now)).toBe(0);
+    throttle.failed("brevo 1.2.3.4", now);
+    expect(throttle.waitSeconds("brevo 1.2.3.4", now)).toBe(2);
+    now += 2_000;
+    throttle.failed("brevo 1.2.3.4", now);
+    expect(throttle.waitSeconds("brevo 1.2.3.4", now)).toBe(4);
+    expect(throttle.waitSeconds("postmark 1.2.3.4", now)).toBe(0);
+    throttle.succeeded("brevo 1.2.3.4");
+    expect(throttle.waitSeconds("brevo 1.2.3.4", now)).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { FREE_FAILURES } from "~/newsletter/webhooks/credential-throttle";
 import { provideSuppressionSink, type SuppressionSink } from "~/newsletter/webhooks/sink.server";
 import {
   basicAuth,
@@ -51,11 +52,11 @@ function list(known: string[]) {
   return { sink, suppressed, softBounces };
 }
 
-const post = (relay: string, body: string, headers: Record<string, string>) =>
+const post = (relay: string, body: string, headers: Record<string, string>, clientAddress = "127.0.0.1") =>
   route.action({
     request: new Request(`http://localhost/webhooks/${relay}`, { method: "POST", body, headers }),
     params: { relay },
-    context: { clientAddress: "127.0.0.1" },
+    context: { clientAddress },
   } as ActionFunctionArgs);
 
 const seconds = () => Math.floor(Date.now() / 1000);
@@ -120,6 +121,27 @@ describe("POST /webhooks/<relay> with the list provided", () => {
     });
     expect(response.status).toBe(503);
     expect(String(warn.mock.calls[0]?.[0])).toContain("the store is closed");
+    warn.mockRestore();
+  });
+
+  it("wrong credentials from one client are answered 429 after a few, others' unaffected", async () => {
+    const { sink } = list([]);
+    provideSuppressionSink(sink);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const body = fixtureText("postmark", "open");
+    const guess = (client: string) =>
+      post("postmark", body, { Authorization: basicAuth("postmark-hook:a guess") }, client);
+    const answers: number[] = [];
+    for (let i = 0; i < 8; i += 1) answers.push((await guess("203.0.113.9")).status);
+    expect(answers.slice(0, FREE_FAILURES)).toEqual(Array(FREE_FAILURES).fill(401));
+    expect(answers.slice(FREE_FAILURES)).toEqual(Array(8 - FREE_FAILURES).fill(429));
+    const locked = await post("postmark", body, { Authorization: basicAuth(POSTMARK_AUTH) }, "203.0.113.9");
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another client, the relay itself, is not slowed by the guesser.
+    expect((await post("postmark", body, { Authorization: basicAuth(POSTMARK_AUTH) }, "198.51.100.4")).status).toBe(
+      200,
+    );
     warn.mockRestore();
   });
 
