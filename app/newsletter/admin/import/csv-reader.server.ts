@@ -85,7 +85,7 @@ const CR = 0x0d;
 const LF = 0x0a;
 
 /** The line breaks in text[from, to): CRLF, LF or a lone CR each count once. */
-function lineBreaks(text: string, from: number, to: number): number {
+export function lineBreaks(text: string, from: number, to: number): number {
   let count = 0;
   for (let i = from; i < to; i += 1) {
     const code = text.charCodeAt(i);
@@ -101,13 +101,13 @@ function lineBreaks(text: string, from: number, to: number): number {
  * fields out of the text rather than building them a character at a time: it reads a 47 MB export in the time a
  * naive split on line breaks and commas takes.
  */
-export function parseCsv(input: string, delimiter = guessDelimiter(input)): CsvRecord[] {
+export function parseCsv(input: string, delimiter = guessDelimiter(input), firstLine = 1): CsvRecord[] {
   const text = input.startsWith("\uFEFF") ? input.slice(1) : input;
   if (text.length > MAX_FILE_BYTES) throw new ImportFileError(tooLarge("The file", text.length));
   const separator = delimiter.charCodeAt(0);
   const length = text.length;
   const records: CsvRecord[] = [];
-  let line = 1;
+  let line = firstLine;
   let i = 0;
 
   // The end of the bare text that starts at `from`: the next separator or line break.

@@ -72,20 +72,26 @@ function zoneOffsetMinutes(zone: string): number {
   return hours > 14 || minutes > 59 ? Number.NaN : sign * (hours * 60 + minutes);
 }
 
-/** The first date problem among `indexes` in `fields`, for the row's refusal. */
-export function dateProblemOf(fields: readonly string[], indexes: readonly number[]): string | null {
+/**
+ * A row's sign-up date from the first of `indexes` that holds one, and the first cell whose date no sign-up can have
+ * (the row's refusal), in one pass over the cells.
+ */
+export function datesOf(
+  fields: readonly string[],
+  indexes: readonly number[],
+  now = new Date(),
+): { date: string | null; problem: string | null } {
+  let date: string | null = null;
   for (const index of indexes) {
-    const problem = originalDateProblem(fields[index] ?? "");
-    if (problem) return problem;
+    const cell = fields[index] ?? "";
+    if (cell === "") continue;
+    const parsed = parseOriginalDate(cell, now);
+    if (parsed) {
+      date ??= parsed;
+      continue;
+    }
+    const problem = originalDateProblem(cell, now);
+    if (problem) return { date, problem };
   }
-  return null;
-}
-
-/** The first column of `indexes` in `fields` that holds a readable date. */
-export function originalDateOf(fields: readonly string[], indexes: readonly number[]): string | null {
-  for (const index of indexes) {
-    const parsed = parseOriginalDate(fields[index] ?? "");
-    if (parsed) return parsed;
-  }
-  return null;
+  return { date, problem: null };
 }

@@ -3,15 +3,11 @@
  * way the file cannot be read (missing, too large, no address column) is an ImportFileError with a sentence for the
  * owner, the file's path at its start.
  */
-import { readFile, stat } from "node:fs/promises";
-import {
-  decodeImportFile,
-  ImportFileError,
-  MAX_FILE_BYTES,
-  parseCsv,
-  tooLarge,
-} from "~/newsletter/admin/import/csv-reader.server";
-import { readRows, type ReadExport } from "~/newsletter/admin/import/read-rows.server";
+import { stat } from "node:fs/promises";
+import { ImportFileError, MAX_FILE_BYTES, tooLarge } from "~/newsletter/admin/import/csv-reader.server";
+import { streamCsvRecords } from "~/newsletter/admin/import/csv-stream.server";
+import type { DetectedFormat } from "~/newsletter/admin/import/formats.server";
+import { formatOf, rowOf, type ImportRow, type ReadExport } from "~/newsletter/admin/import/read-rows.server";
 
 async function fileSize(file: string): Promise<number> {
   try {
@@ -25,11 +21,22 @@ async function fileSize(file: string): Promise<number> {
   }
 }
 
+/** The file's format and rows, read as a stream: its text is never held whole. */
 export async function readExportFile(file: string): Promise<ReadExport> {
   const size = await fileSize(file);
-  // Checked before reading, so a huge file is never loaded into memory.
   if (size > MAX_FILE_BYTES) throw new ImportFileError(tooLarge(file, size));
-  const read = readRows(parseCsv(decodeImportFile(await readFile(file))));
-  if ("error" in read) throw new ImportFileError(`${file}: ${read.error}`);
-  return read;
+  let detected: DetectedFormat | null = null;
+  const rows: ImportRow[] = [];
+  const shared = new Map<string, unknown>();
+  for await (const record of streamCsvRecords(file)) {
+    if (detected === null) {
+      const format = formatOf(record);
+      if ("error" in format) throw new ImportFileError(`${file}: ${format.error}`);
+      detected = format;
+      if (detected.hasHeader) continue;
+    }
+    rows.push(rowOf(record, detected, shared));
+  }
+  if (detected === null) throw new ImportFileError(`${file}: The file holds no rows.`);
+  return { detected, rows };
 }

@@ -5,7 +5,7 @@
 import { cleanField } from "~/newsletter/admin/import/clean-text";
 import type { CsvRecord } from "~/newsletter/admin/import/csv-reader.server";
 import { detectFormat, type DetectedFormat } from "~/newsletter/admin/import/formats.server";
-import { dateProblemOf, originalDateOf } from "~/newsletter/admin/import/original-date.server";
+import { datesOf } from "~/newsletter/admin/import/original-date.server";
 import {
   classifyInverted,
   classifyStatus,
@@ -42,22 +42,44 @@ function rowStatus(fields: readonly string[], detected: DetectedFormat): { statu
   return { status, said: said.length > 0 ? said.join(", ") : null };
 }
 
+/**
+ * One row of the export as the plan needs it, and nothing more of the file: the cells are dropped once read. The few
+ * distinct statuses and status words a file has are shared between its rows (`shared`), so a long export costs its
+ * addresses and dates, not a copy of "email_disabled \"false\"" per row.
+ */
+export function rowOf(record: CsvRecord, detected: DetectedFormat, shared = new Map<string, unknown>()): ImportRow {
+  const { fields, line } = record;
+  // A plain list is one address a line; a line with separators in it is kept whole, so the report shows it.
+  const address = (detected.format === "plain" ? fields.join(",") : (fields[detected.emailIndex] ?? "")).trim();
+  const { status: statusInColumns, said } = rowStatus(fields, detected);
+  // A date no sign-up can have says the row (or the column taken for its date) is not what it seems.
+  const { date, problem } = datesOf(fields, detected.dateIndexes);
+  const status = problem ? strongerStatus(statusInColumns, { kind: "refused", reason: problem }) : statusInColumns;
+  const share = <T>(key: string, value: T): T => {
+    if (!shared.has(key)) shared.set(key, value);
+    return shared.get(key) as T;
+  };
+  const statusKey = `${status.kind}\n${"reason" in status ? status.reason : ""}\n${"said" in status ? status.said : ""}`;
+  return {
+    line,
+    address,
+    originalDate: date,
+    statusInFile: said === null ? null : share(`said\n${said}`, said),
+    status: share(statusKey, status),
+  };
+}
+
+/** The export's format from its first record, or a sentence saying why the file cannot be read as an export. */
+export function formatOf(first: CsvRecord | undefined): DetectedFormat | { error: string } {
+  if (!first) return { error: "The file holds no rows." };
+  return detectFormat(first.fields);
+}
+
 /** The export's format and rows, or a sentence saying why the file cannot be read as an export. */
 export function readRows(records: readonly CsvRecord[]): ReadExport | { error: string } {
-  const [first] = records;
-  if (!first) return { error: "The file holds no rows." };
-  const detected = detectFormat(first.fields);
+  const detected = formatOf(records[0]);
   if ("error" in detected) return detected;
+  const shared = new Map<string, unknown>();
   const body = detected.hasHeader ? records.slice(1) : records;
-  const rows = body.map((record): ImportRow => {
-    const { fields, line } = record;
-    // A plain list is one address a line; a line with separators in it is kept whole, so the report shows it.
-    const address = (detected.format === "plain" ? fields.join(",") : (fields[detected.emailIndex] ?? "")).trim();
-    const { status: statusInColumns, said } = rowStatus(fields, detected);
-    // A date no sign-up can have says the row (or the column taken for its date) is not what it seems.
-    const problem = dateProblemOf(fields, detected.dateIndexes);
-    const status = problem ? strongerStatus(statusInColumns, { kind: "refused", reason: problem }) : statusInColumns;
-    return { line, address, originalDate: originalDateOf(fields, detected.dateIndexes), statusInFile: said, status };
-  });
-  return { detected, rows };
+  return { detected, rows: body.map((record) => rowOf(record, detected, shared)) };
 }

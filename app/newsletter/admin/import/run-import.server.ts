@@ -33,6 +33,8 @@ export interface ImportReader {
  */
 export interface ImportTarget {
   has(email: string): Promise<boolean> | boolean;
+  /** Every address the list knows, lower-cased, in one read, where the list can (a long file then asks nothing more). */
+  known?(): Promise<Set<string>> | Set<string>;
   addConfirmed(reader: ImportReader, consent: ImportConsent): Promise<boolean> | boolean;
   addSuppressed(
     reader: ImportReader,
@@ -65,6 +67,7 @@ export interface RunImportResult {
 }
 
 async function knownAddresses(list: ImportTarget, emails: Iterable<string>): Promise<Set<string>> {
+  if (list.known) return list.known();
   const known = new Set<string>();
   for (const email of emails) if (await list.has(email)) known.add(addressKey(email));
   return known;
