@@ -8,6 +8,7 @@ import { cleanField } from "~/newsletter/admin/import/clean-text";
 import { ImportFileError } from "~/newsletter/admin/import/csv-reader.server";
 import { addressKey, planImport, type ImportPlan } from "~/newsletter/admin/import/plan.server";
 import { readExportFile } from "~/newsletter/admin/import/read-export.server";
+import type { ImportRow } from "~/newsletter/admin/import/read-rows.server";
 import {
   formatImportReport,
   importExitCode,
@@ -66,10 +67,15 @@ export interface RunImportResult {
   outcome: ImportOutcome | null;
 }
 
-async function knownAddresses(list: ImportTarget, emails: Iterable<string>): Promise<Set<string>> {
+/** The addresses of `rows` the list knows, lower-cased: in one read where the list can, else one question each. */
+async function knownAddresses(list: ImportTarget, rows: readonly ImportRow[]): Promise<Set<string>> {
   if (list.known) return list.known();
+  // One question per address (any letter case), and none for a cell that cannot be an address.
+  const asked = new Map(
+    rows.filter((row) => row.address.includes("@")).map((row) => [addressKey(row.address), row.address]),
+  );
   const known = new Set<string>();
-  for (const email of emails) if (await list.has(email)) known.add(addressKey(email));
+  for (const email of asked.values()) if (await list.has(email)) known.add(addressKey(email));
   return known;
 }
 
@@ -115,11 +121,7 @@ export async function runImport(options: RunImportOptions): Promise<RunImportRes
     return { exitCode: 2, outcome: null };
   }
   const { detected, rows } = read;
-  // One question per address (any letter case), and none for a cell that cannot be an address.
-  const asked = new Map(
-    rows.filter((row) => row.address.includes("@")).map((row) => [addressKey(row.address), row.address]),
-  );
-  const known = await knownAddresses(list, asked.values());
+  const known = await knownAddresses(list, rows);
   const planned = planImport(rows, (email) => known.has(addressKey(email)));
   const name = cleanField(path.basename(file));
   const consentOf = (reader: { originalDate: string | null; statusInFile: string | null }) =>
