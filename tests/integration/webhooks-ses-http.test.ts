@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addReaders } from "../support/newsletter/cli";
 import { serverHarness, type ServerProcess } from "../support/production-server";
-import { SNS_HOST, type SnsLoopback, startSnsLoopback } from "../support/sns-loopback";
+import { SNS_HOST, type SnsLoopback, startSnsLoopback, UNAVAILABLE_CERTIFICATE } from "../support/sns-loopback";
 import { subscribers } from "../support/subscribers-cli";
 import { fixture, makeSigner, sesNotification, signSns, TOPIC_ARN, type TestSigner } from "../support/webhook-signing";
 
@@ -60,6 +60,22 @@ describe("POST /webhooks/ses over HTTP", () => {
     expect((await post(sesNotification("complaint", signer, fresh()))).status).toBe(200);
     expect(await suppressionOf("annoyed@example.org")).toBe("complained");
     expect(await suppressionOf("reader@example.com")).toBeNull();
+  });
+
+  // SNS retries a 5xx and drops a 4xx (docs.aws.amazon.com, "Amazon SNS message delivery retries").
+  it("answers 503 while SNS's certificate cannot be fetched, so SNS retries; 401 to a forged notification", async () => {
+    const unavailable = `https://${SNS_HOST}${UNAVAILABLE_CERTIFICATE}`;
+    const bounce = sesNotification("bounce-permanent", signer, { ...fresh(), SigningCertURL: unavailable });
+    expect((await post(bounce)).status).toBe(503);
+    const forged = sesNotification("bounce-permanent", makeSigner(), fresh());
+    expect((await post(forged)).status).toBe(401);
+    // A notification signed in 2019, however genuine its signature: refused before any certificate is fetched.
+    const requestsBefore = sns.requests.length;
+    const old = sesNotification("complaint", signer, { ...fresh(), Timestamp: "2019-06-01T10:00:00.000Z" });
+    expect((await post(old)).status).toBe(401);
+    expect(sns.requests).toHaveLength(requestsBefore);
+    // SNS's own next notification is taken (and clears this client's count of refusals).
+    expect((await post(sesNotification("complaint", signer, fresh()))).status).toBe(200);
   });
 
   it("refuses a certificate from anywhere but SNS's host without fetching it", async () => {

@@ -13,6 +13,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 export const SNS_HOST = "sns.eu-west-1.amazonaws.com";
+/** The certificate path the host answers 503 for. */
+export const UNAVAILABLE_CERTIFICATE = "/SimpleNotificationService-unavailable.pem";
 
 export interface SnsLoopback {
   /** Variables for the server process: its fetch goes through the proxy and trusts the loopback host. */
@@ -46,6 +48,8 @@ export async function startSnsLoopback(signingCertificate: string): Promise<SnsL
   const host = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (request, response) => {
     const url = request.url ?? "/";
     requests.push({ method: request.method ?? "GET", url });
+    // A certificate SNS cannot serve right now (its host failing for a while): what the server must not blame on SNS.
+    if (url.endsWith(UNAVAILABLE_CERTIFICATE)) return response.writeHead(503).end();
     if (url.endsWith(".pem")) {
       response.writeHead(200, { "content-type": "application/x-pem-file" });
       return response.end(signingCertificate);
