@@ -1,8 +1,10 @@
 // What becomes of a verified request's events, by the relay's own retry rule (docs/newsletter.md, "What each relay
 // is answered"): applied to the list now (200); or, when the list cannot take them, kept in the journal and applied
 // later (200) for a relay that drops a report on any error answer (Brevo), else 503 so the relay retries.
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { deliverEvents, describeCounts } from "./deliver.server";
-import { openJournal, type Journal } from "./journal.server";
+import { JOURNAL_FILE_NAME, openJournal, type Journal } from "./journal.server";
 import { createRecentEvents, type AppliedEvents } from "./recent-events";
 import { onSuppressionSink, type SuppressionSink } from "./sink.server";
 import type { Relay, RelayEvent } from "./types";
@@ -123,7 +125,11 @@ export function createReceiver(options: ReceiverOptions) {
   }
 
   // The list arriving (start-up) is the moment to apply what an earlier run kept.
-  const stopListening = onSuppressionSink(() => scheduleDrain(0));
+  // Only when an earlier run left a journal: a process that never took a report creates no file.
+  const journalExists = () => options.dataDir !== null && existsSync(path.join(options.dataDir, JOURNAL_FILE_NAME));
+  const stopListening = onSuppressionSink(() => {
+    if (journal || journalExists()) scheduleDrain(0);
+  });
 
   return {
     receive,
