@@ -19,6 +19,8 @@ const summary = (p: ImportPlan) => ({
 });
 
 describe("the import plan of each tool's export", () => {
+  // Substack's email_list export, its columns as the export and Ghost's Substack importer (TryGhost/migrate,
+  // mg-substack-members-csv) read them: active_subscription is the paid plan, email_disabled the reader's "no mail".
   it("Substack: free and paid readers come in; the one who turned mail off comes in suppressed", () => {
     expect(summary(plan("substack.csv"))).toEqual({
       add: ["2 ada@example.com", "3 grace@example.org", "7 margaret@example.com", "8 ken@example.com"],
@@ -29,6 +31,8 @@ describe("the import plan of each tool's export", () => {
     });
   });
 
+  // Buttondown's subscriber export (id, email, creation_date, subscriber_type, …) and its subscriber types as
+  // docs.buttondown.com/api-subscribers-type lists them (regular, premium, unactivated, unsubscribed, …).
   it("Buttondown: each subscriber type has its fate; the unconfirmed and the unknown are named, not imported", () => {
     expect(summary(plan("buttondown.csv"))).toEqual({
       add: ["2 alan@example.com", "3 barbara@example.com", "8 guido@example.com"],
@@ -47,6 +51,8 @@ describe("the import plan of each tool's export", () => {
     });
   });
 
+  // Mailchimp's audience export: one file per status, "Email Address", OPTIN_TIME, CONFIRM_TIME, LEID, EUID, … and
+  // UNSUB_TIME/UNSUB_CAMPAIGN_TITLE in the unsubscribed file, CLEAN_TIME/CLEAN_CAMPAIGN_TITLE in the cleaned one.
   it("Mailchimp: the subscribed file, then the unsubscribed one, then the cleaned one", () => {
     const subscribed = plan("mailchimp-subscribed.csv");
     expect(summary(subscribed)).toEqual({
@@ -67,6 +73,8 @@ describe("the import plan of each tool's export", () => {
     expect(summary(plan("mailchimp-cleaned.csv")).suppressAdd).toEqual(["2 leslie@example.org bounced"]);
   });
 
+  // Kit's subscriber fields (first_name, email_address, its state: active, inactive, cancelled, bounced,
+  // complained; Kit's API and help.kit.com "Subscriber types defined", where inactive is the Unconfirmed reader).
   it("Kit: active in, inactive (never confirmed) named and left out, cancelled as left, bounced and complained", () => {
     expect(summary(plan("kit.csv"))).toEqual({
       add: ["2 mary@example.com", "7 seymour@example.com"],
@@ -80,6 +88,8 @@ describe("the import plan of each tool's export", () => {
     });
   });
 
+  // Ghost's members CSV (id, email, name, note, subscribed_to_emails, complimentary_plan, stripe_customer_id,
+  // created_at, deleted_at, labels, tiers), the layout Ghost's own member import and export use.
   it("Ghost: subscribed_to_emails false comes in suppressed; an empty one is the default, subscribed", () => {
     expect(summary(plan("ghost.csv"))).toEqual({
       add: ["2 ursula@example.com", "5 whitfield@example.com"],
