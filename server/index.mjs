@@ -60,6 +60,8 @@ let build;
 try {
   build = await loadBuild();
   // Settings that would otherwise go unnoticed: a misspelt variable keeps its default, and mail off confirms at once.
+  // A misspelt mail setting stops production outright.
+  build.refuseMailLookalikes();
   for (const line of build.lookalikeWarnings()) console.warn(line);
   console.info(build.mailStartupLine());
   build.onStart();

@@ -53,4 +53,4 @@ export const newsletterTool = newsletterCommands(services);
 export const subscriberAdmin = subscriberTools(services);
 
 /** What the server (at start) and the owner's tools say about the settings: lookalike variables, and mail's state. */
-export { lookalikeWarnings, mailStartupLine } from "~/utils/env-report.server";
+export { lookalikeWarnings, mailStartupLine, refuseMailLookalikes } from "~/utils/env-report.server";
