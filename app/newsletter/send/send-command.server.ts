@@ -19,6 +19,7 @@ import { SKIP_UNSUBSCRIBED, updateComposer, updatePayload } from "~/newsletter/s
 import { env } from "~/utils/env.server";
 import { refuseBeforeItsDay, refuseUnlessServed } from "~/newsletter/send/send-checks.server";
 import { siteUrl } from "~/utils/site-url.server";
+import { notBefore } from "~/updates/publication.server";
 import { challengeToday } from "~/utils/today.server";
 import { maskEmail } from "~/utils/mask-email.server";
 
@@ -184,6 +185,8 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
         "",
       ].join("\n"),
     );
+    const wait = notBefore(update, challengeToday().days.today);
+    if (wait) write(`Scheduled for ${update.date}: a real send is refused until then (${wait}).\n`);
     return 0;
   }
   refuseBeforeItsDay(update, challengeToday().days.today);
