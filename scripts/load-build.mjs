@@ -53,7 +53,7 @@ export async function loadBuild() {
   return import(pathToFileURL(buildPath).href).then(
     (build) => {
       // On stderr: the commands' output may be redirected to a file (`subscribers export --csv > file`).
-      for (const line of build.lookalikeWarnings()) process.stderr.write(`${line}\n`);
+      for (const line of build.settingsWarnings()) process.stderr.write(`${line}\n`);
       return build;
     },
     (error) => fail(error instanceof Error && error.name === "EnvError" ? error.message : String(error)),
