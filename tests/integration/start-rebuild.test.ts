@@ -148,6 +148,16 @@ describe("npm start after npm run dev", () => {
   }, 300_000);
 });
 
+describe("npm run dev on remix dev's own port", () => {
+  it("refuses 3001 at once, in one line, before remix dev starts", async () => {
+    const dev = run(process.execPath, ["scripts/dev-port.mjs"], { PATH: process.env.PATH ?? "", PORT: "3001" });
+    expect(await dev.exited).toBe(1);
+    expect(dev.output().trim()).toBe(
+      "npm run dev: port 3001 is the one remix dev takes for its live reload: set another PORT (PORT=3200 npm run dev).",
+    );
+  });
+});
+
 describe("npm run dev with a taken port", () => {
   let taken: net.Server;
   let port: number;
@@ -173,7 +183,7 @@ describe("npm run dev with a taken port", () => {
     if (code === "hung") process.kill(-dev.child.pid!, "SIGKILL");
     expect(code).toBe(1);
     expect(dev.output().trim()).toBe(
-      `npm run dev: port ${port} on 127.0.0.1 is in use: stop what listens there, or set another PORT (PORT=3001 npm run dev).`,
+      `npm run dev: port ${port} on 127.0.0.1 is in use: stop what listens there, or set another PORT (PORT=3200 npm run dev).`,
     );
     // The whole process group (npm, and remix dev had it started) is gone.
     expect(() => process.kill(-dev.child.pid!, 0)).toThrow();
