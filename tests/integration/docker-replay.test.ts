@@ -5,7 +5,8 @@
 // repository as a developer has it (with a `.env`, dependencies, a build, data) filtered through .dockerignore, as
 // `docker build .` would send it.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { owner } from "~/content/site";
@@ -91,9 +92,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  // Half a gigabyte of stages: never leave it behind.
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+  // Half a gigabyte of stages: never leave it behind. Removed without blocking (a synchronous removal on a busy machine
+  // starves Vitest's worker of its RPC calls), and given the time it takes there.
+  if (work) await rm(work, { recursive: true, force: true });
+}, 300_000);
 
 describe("the Dockerfile", () => {
   it("is multi-stage: dependencies, build, production dependencies, then a slim runtime", () => {
