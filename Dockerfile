@@ -1,7 +1,8 @@
 # The production image: built with the dev tools, run with production dependencies only, as the `node` user.
 # Why it looks like this: docs/decisions/005-production.md. Deploying it: docs/deployment.md.
-# tests/integration/docker-replay.test.ts replays these steps outside Docker (no engine runs on our machines): every
-# instruction used here must stay one that test knows how to replay.
+# It must build with Docker (BuildKit) and with Podman/Buildah alike: tests/integration/podman-build.test.ts builds it
+# with Buildah, and tests/integration/docker-replay.test.ts replays these steps outside any engine (refusing what
+# Buildah refuses): every instruction used here must stay one that the replay knows how to run.
 
 # 1. Dependencies, dev tools included: the build needs Remix's compiler, esbuild, PostCSS and Tailwind.
 FROM node:24-slim AS deps
@@ -13,6 +14,10 @@ RUN npm ci --no-audit --no-fund
 FROM deps AS build
 COPY . .
 RUN npm run build
+# What the server reads at start from app/content (docs/decisions/016-updates-as-markdown.md): the updates and the
+# owner's optional welcome mail (docs/newsletter.md#a-welcome-mail), gathered here so that the runtime's COPY names a
+# folder that always exists. A COPY whose pattern matches nothing fails under Buildah and Podman.
+RUN mkdir -p owner-content && cp -R app/content/updates owner-content/ && if [ -f app/content/welcome.md ]; then cp app/content/welcome.md owner-content/; fi
 
 # 3. Production dependencies only. npm prune keeps what the lock marks devOptional or optional (TypeScript among them,
 #    an optional peer of Remix); the script removes those too, but keeps production packages' native platform builds.
@@ -35,12 +40,8 @@ COPY --from=build /app/scripts/healthcheck.mjs /app/scripts/subscribers.mjs /app
 # The server bundle alone: the build's metafiles (esbuild's reports) stay behind.
 COPY --from=build /app/build/index.js ./build/
 COPY --from=build /app/public ./public
-# The owner's updates: the server reads them at start (docs/decisions/016-updates-as-markdown.md). Only the Markdown,
-# none of the app's sources.
-COPY --from=build /app/app/content/updates ./app/content/updates/
-# The owner's optional welcome mail (docs/newsletter.md#a-welcome-mail), read at start as the updates are. The pattern
-# matches the file when it exists and nothing when it does not, which BuildKit (Docker's builder since Engine 23) takes.
-COPY --from=build /app/app/content/welcome.m[d] ./app/content/
+# The owner's updates and welcome mail, gathered by the build stage: only the Markdown, none of the app's sources.
+COPY --from=build /app/owner-content ./app/content/
 # The volume's mount point must exist and belong to `node` before VOLUME, or Docker creates it owned by root; the
 # same for the automatic backups' folder, where compose.yaml mounts a volume of its own (a new volume takes its owner).
 RUN mkdir -p /data/backups && chown -R node:node /data

@@ -7,14 +7,25 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const folder = path.resolve(process.argv[2] ?? path.join(root, "app", "content", "updates"));
-const module = pathToFileURL(path.join(root, "app", "updates", "update-files.server.ts")).href;
+const appModule = (/** @type {string[]} */ ...parts) => pathToFileURL(path.join(root, "app", ...parts)).href;
 
-/** @type {{ readUpdateFiles: (folder: string) => { draft: boolean }[] }} */
-const { readUpdateFiles } = await import(module);
+/** @type {{ readUpdateFiles: (folder: string) => { name: string, date: string, draft: boolean }[] }} */
+const { readUpdateFiles } = await import(appModule("updates", "update-files.server.ts"));
+/** @type {{ isDue: (update: { date: string }, today: string) => boolean }} */
+const { isDue } = await import(appModule("updates", "publication.server.ts"));
+/** @type {{ challenge: { timeZone: string } }} */
+const { challenge } = await import(appModule("content", "site.ts"));
+// Today in the challenge's time zone, as the site counts it: a future-dated update is scheduled, not published.
+const today = new Intl.DateTimeFormat("en-CA", { timeZone: challenge.timeZone }).format(new Date());
 try {
   const updates = readUpdateFiles(folder);
   const drafts = updates.filter((update) => update.draft).length;
-  console.log(`Updates: ${updates.length - drafts} published, ${drafts} draft(s) in ${path.relative(root, folder)}`);
+  const scheduled = updates.filter((update) => !update.draft && !isDue(update, today));
+  const waiting = scheduled.length
+    ? `, ${scheduled.length} scheduled (${scheduled.map((update) => `${update.name} on ${update.date}`).join(", ")})`
+    : "";
+  const published = updates.length - drafts - scheduled.length;
+  console.log(`Updates: ${published} published${waiting}, ${drafts} draft(s) in ${path.relative(root, folder)}`);
 } catch (error) {
   if (!(error instanceof Error) || error.name !== "UpdateFileError") throw error;
   console.error(error.message);

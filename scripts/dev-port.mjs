@@ -8,11 +8,20 @@ if (existsSync(".env")) process.loadEnvFile(".env");
 const port = Number(process.env.PORT || 3000);
 const host = process.env.HOST || "0.0.0.0";
 
+// `remix dev` takes the first free port from 3001 to 3100 for its live reload before the app starts: the app on 3001
+// would find it taken.
+if (port === 3001) {
+  console.error(
+    "npm run dev: port 3001 is the one remix dev takes for its live reload: set another PORT (PORT=3200 npm run dev).",
+  );
+  process.exit(1);
+}
+
 const probe = net.createServer();
 probe.once("error", (/** @type {NodeJS.ErrnoException} */ error) => {
   const why = error.code === "EADDRINUSE" ? "is in use" : `cannot be used (${error.code ?? error.message})`;
   console.error(
-    `npm run dev: port ${port} on ${host} ${why}: stop what listens there, or set another PORT (PORT=3001 npm run dev).`,
+    `npm run dev: port ${port} on ${host} ${why}: stop what listens there, or set another PORT (PORT=3200 npm run dev).`,
   );
   process.exit(1);
 });

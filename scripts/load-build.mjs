@@ -17,6 +17,23 @@ export function fail(message, code = 1) {
   process.exit(code);
 }
 
+/**
+ * When whoever reads the output goes away (`npm run subscribers -- list | head`), `then` runs once, instead of Node
+ * printing an EPIPE stack; later writes to the closed pipe are dropped. Any other output error is thrown as before.
+ * @param {() => void} then
+ */
+export function onClosedPipe(then = () => process.exit(0)) {
+  let closed = false;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (/** @type {NodeJS.ErrnoException} */ error) => {
+      if (error.code !== "EPIPE") throw error;
+      if (closed) return;
+      closed = true;
+      then();
+    });
+  }
+}
+
 /** The same settings as the server: a local .env fills in what the environment leaves unset. */
 export function loadEnv() {
   const envFile = path.join(root, ".env");
@@ -36,7 +53,7 @@ export async function loadBuild() {
   return import(pathToFileURL(buildPath).href).then(
     (build) => {
       // On stderr: the commands' output may be redirected to a file (`subscribers export --csv > file`).
-      for (const line of build.lookalikeWarnings()) process.stderr.write(`${line}\n`);
+      for (const line of build.settingsWarnings()) process.stderr.write(`${line}\n`);
       return build;
     },
     (error) => fail(error instanceof Error && error.name === "EnvError" ? error.message : String(error)),

@@ -4,7 +4,7 @@
 // Progress and messages go to stderr; `status` and `--dry-run` print on stdout.
 import { constants, setPriority } from "node:os";
 import { parseArgs } from "node:util";
-import { fail, loadBuild, loadEnv } from "./load-build.mjs";
+import { fail, loadBuild, loadEnv, onClosedPipe } from "./load-build.mjs";
 
 const USAGE = `Usage: npm run newsletter -- <command>
 
@@ -59,6 +59,9 @@ for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
     abort.abort(signal);
   });
 }
+// Output piped into a reader that went away (`status | head`): a send goes on as when its terminal closes (the web
+// server takes over), anything else ends quietly.
+onClosedPipe(() => (command === "send" && !parsed.values["dry-run"] ? abort.abort("SIGHUP") : process.exit(0)));
 
 let code = 0;
 try {

@@ -3,7 +3,7 @@
 //   docker exec portfolio npm run subscribers -- export --csv > subscribers.csv
 // Data goes to stdout, everything else to stderr, so the output can be redirected to a file.
 import path from "node:path";
-import { fail, loadBuild, loadEnv } from "./load-build.mjs";
+import { fail, loadBuild, loadEnv, onClosedPipe } from "./load-build.mjs";
 
 const USAGE = `Usage: npm run subscribers -- <command>
 
@@ -26,6 +26,7 @@ const USAGE = `Usage: npm run subscribers -- <command>
                       copy of what it replaces`;
 
 loadEnv();
+onClosedPipe();
 
 const [command, ...args] = process.argv.slice(2);
 if (!command || command === "help" || command === "--help") fail(USAGE, command ? 0 : 2);

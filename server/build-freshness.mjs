@@ -26,14 +26,18 @@ export const NOT_BUILT = ["app/content/updates", "app/content/welcome.md"];
 export const BUILD_FILE = "build/index.js";
 
 /**
- * Why the build in `root` must be made (again) before serving, or null when it is fresh. With no sources at all (the
- * Docker image carries only the build) there is nothing to compare, and nothing to check.
+ * Why the build in `root` must be made (again) before serving, or null when it is fresh: missing, not a production
+ * build, or older than a source. With no sources at all (the Docker image carries only the build) there are no times
+ * to compare.
  * @param {string} root
  * @returns {string | null}
  */
 export function staleBuildReason(root) {
   const build = path.join(root, BUILD_FILE);
   if (!existsSync(build)) return "No production build found";
+  const mode = buildMode(build);
+  if (mode === "unknown") return `${BUILD_FILE} does not say it is a production build`;
+  if (mode !== "production") return `${BUILD_FILE} is a ${mode} build (\`npm run dev\` makes one)`;
   if (!existsSync(path.join(root, "remix.config.js"))) return null;
   const builtAt = statSync(build).mtimeMs;
   const skipped = new Set(NOT_BUILT.map((relative) => path.join(root, relative)));
@@ -42,6 +46,20 @@ export function staleBuildReason(root) {
     if (newer) return `${path.relative(root, newer)} changed after the last build`;
   }
   return null;
+}
+
+/**
+ * The kind of build in `file`, as Remix's compiler wrote it into the server bundle (its `mode` export, next to
+ * `assetsBuildDirectory`): "production", "development", or "unknown" when the bundle does not say. A development
+ * bundle renders with React's jsxDEV, which the production dependencies do not provide: every page would fail.
+ * @param {string} file
+ * @returns {string}
+ */
+export function buildMode(file) {
+  const bundle = readFileSync(file, "utf8");
+  const declared = /\bmode = "(\w+)",\s*assetsBuildDirectory = /.exec(bundle)?.[1];
+  if (declared) return declared;
+  return bundle.includes("react/jsx-dev-runtime") ? "development" : "unknown";
 }
 
 /**
@@ -69,6 +87,10 @@ function newerThan(file, time, skipped) {
 export function buildIfStale(root) {
   const reason = staleBuildReason(root);
   if (!reason) return;
+  if (!existsSync(path.join(root, "remix.config.js"))) {
+    console.error(`${reason}, and there are no sources here to build from: run \`npm run build\` where they are.`);
+    process.exit(1);
+  }
   console.log(`${reason}: building first (\`npm run build\`).`);
   const script = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.build;
   const result = spawnSync(script, {
@@ -78,10 +100,17 @@ export function buildIfStale(root) {
     // As npm runs it: the project's tools and this Node first on the PATH.
     env: {
       ...process.env,
+      // A NODE_ENV of development left in the shell would make the compiler write a development build again.
+      NODE_ENV: "production",
       PATH: [path.join(root, "node_modules", ".bin"), path.dirname(process.execPath), process.env.PATH].join(
         path.delimiter,
       ),
     },
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  const mode = buildMode(path.join(root, BUILD_FILE));
+  if (mode !== "production") {
+    console.error(`\`npm run build\` left a ${mode} build in ${BUILD_FILE}: not serving it; check the build script.`);
+    process.exit(1);
+  }
 }

@@ -44,7 +44,10 @@ async function loadBuild(version) {
 /** @param {unknown} error */
 function reportLoadError(error) {
   // A bad setting, a damaged store file or a bad update file: the message says it all, a stack would only bury it.
-  if (error instanceof Error && ["EnvError", "StoreFileError", "UpdateFileError"].includes(error.name)) {
+  if (
+    error instanceof Error &&
+    ["EnvError", "StoreFileError", "UpdateFileError", "WelcomeFileError"].includes(error.name)
+  ) {
     console.error(error.message);
   } else {
     console.error(error);
@@ -60,7 +63,9 @@ let build;
 try {
   build = await loadBuild();
   // Settings that would otherwise go unnoticed: a misspelt variable keeps its default, and mail off confirms at once.
-  for (const line of build.lookalikeWarnings()) console.warn(line);
+  // A misspelt mail setting stops production outright.
+  build.refuseMailLookalikes();
+  for (const line of build.settingsWarnings()) console.warn(line);
   console.info(build.mailStartupLine());
   build.onStart();
 } catch (error) {

@@ -4,7 +4,11 @@
  * stops the server and the tools with a line naming the variable; the key itself is never in a message.
  */
 import { createPrivateKey, type KeyObject } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { statSync } from "node:fs";
+import { OwnerFileError, readOwnerFile } from "~/utils/owner-file.server";
+
+/** A PEM RSA key of 4096 bits is about 3.3 KB: anything past this is not a key. */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
 
 /**
  * The settings it reads, by their environment names. Named here, not taken from env.server.ts: the environment's
@@ -75,11 +79,36 @@ function readPem(settings: DkimEnv): { pem: string; variable: "DKIM_PRIVATE_KEY"
     return { pem: settings.DKIM_PRIVATE_KEY.replace(/\\n/g, "\n"), variable: "DKIM_PRIVATE_KEY" };
   }
   if (!settings.DKIM_PRIVATE_KEY_FILE) return null;
+  let file: ReturnType<typeof readOwnerFile>;
   try {
-    return { pem: readFileSync(settings.DKIM_PRIVATE_KEY_FILE, "utf8"), variable: "DKIM_PRIVATE_KEY_FILE" };
+    file = readOwnerFile(settings.DKIM_PRIVATE_KEY_FILE, MAX_KEY_FILE_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new DkimKeyError("DKIM_PRIVATE_KEY_FILE", `cannot be read (${code})`);
+    if (!(error instanceof OwnerFileError)) throw error;
+    throw new DkimKeyError("DKIM_PRIVATE_KEY_FILE", keyFileProblem(error));
+  }
+  if (!file) throw new DkimKeyError("DKIM_PRIVATE_KEY_FILE", "cannot be read (ENOENT)");
+  return { pem: file.bytes.toString("utf8"), variable: "DKIM_PRIVATE_KEY_FILE" };
+}
+
+/** The image runs as uid 1000 (`node`): a key only root may read is the usual EACCES, and its fix is known. */
+const keyFileProblem = (error: OwnerFileError) =>
+  error.code === "EACCES"
+    ? `cannot be read (EACCES): give it to the user the server runs as (in the image: chown 1000:1000, chmod 600)`
+    : error.problem;
+
+/**
+ * A warning when the key file can be read by every user of the machine (its mode gives "other" read): anyone with a
+ * shell there could sign mail as the domain. Null when it is private, or when there is no such file.
+ */
+export function dkimKeyFileWarning(settings: Pick<DkimEnv, "DKIM_PRIVATE_KEY_FILE">): string | null {
+  const file = settings.DKIM_PRIVATE_KEY_FILE;
+  if (!file) return null;
+  try {
+    const mode = statSync(file).mode & 0o777;
+    if ((mode & 0o004) === 0) return null;
+    return `DKIM_PRIVATE_KEY_FILE ${file} can be read by every user of this machine (mode ${mode.toString(8)}): chmod 600 it (owner: the user the server runs as).`;
+  } catch {
+    return null;
   }
 }
 

@@ -52,5 +52,5 @@ export const newsletterTool = newsletterCommands(services);
 /** The owner's subscriber tools (npm run subscribers). */
 export const subscriberAdmin = subscriberTools(services);
 
-/** What the server (at start) and the owner's tools say about the settings: lookalike variables, and mail's state. */
-export { lookalikeWarnings, mailStartupLine } from "~/utils/env-report.server";
+/** What the server (at start) and the owner's tools say about the settings: lookalikes, a key open to all, mail's state. */
+export { mailStartupLine, refuseMailLookalikes, settingsWarnings } from "~/utils/env-report.server";

@@ -1,14 +1,35 @@
 /**
  * What the server says about its settings at start (server/index.mjs), and the owner's commands too
- * (scripts/load-build.mjs): one line on mail, and a warning for each variable that looks like ours but is not.
+ * (scripts/load-build.mjs): one line on mail, a warning for each variable that looks like ours but is not, and one for
+ * a DKIM key file open to every user.
  */
+import { dkimKeyFileWarning } from "~/mail/dkim.server";
 import { mailModeOf } from "~/mail/settings.server";
-import { type Env, env, KNOWN_ENV_VARIABLES } from "~/utils/env.server";
-import { lookalikeVariables, lookalikeWarning } from "~/utils/env-spelling.server";
+import { type Env, env, EnvError, KNOWN_ENV_VARIABLES } from "~/utils/env.server";
+import { lookalikeVariables, lookalikeWarning, mailLookalikeError, mailLookalikes } from "~/utils/env-spelling.server";
 
 /** A warning per lookalike variable in `source` (names only: values can be secrets). */
 export function lookalikeWarnings(source: Record<string, string | undefined> = process.env): string[] {
   return lookalikeVariables(Object.keys(source), KNOWN_ENV_VARIABLES).map(lookalikeWarning);
+}
+
+/** Every warning about the settings: lookalike variables, and a DKIM key file every user of the machine can read. */
+export function settingsWarnings(source: Record<string, string | undefined> = process.env): string[] {
+  const keyFile = dkimKeyFileWarning(env);
+  return [...lookalikeWarnings(source), ...(keyFile ? [keyFile] : [])];
+}
+
+/**
+ * The production server's start: a misspelt mail setting stops it, as a bad value does (a warning scrolls away while
+ * sign-ups wait for a confirmation mail that never leaves). Development keeps the warning alone.
+ */
+export function refuseMailLookalikes(
+  source: Record<string, string | undefined> = process.env,
+  nodeEnv: Env["NODE_ENV"] = env.NODE_ENV,
+): void {
+  if (nodeEnv !== "production") return;
+  const found = mailLookalikes(lookalikeVariables(Object.keys(source), KNOWN_ENV_VARIABLES));
+  if (found.length > 0) throw new EnvError(found.map(mailLookalikeError).join("\n"));
 }
 
 type MailLineEnv = Pick<

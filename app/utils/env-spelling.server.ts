@@ -99,3 +99,14 @@ export function lookalikeVariables(names: Iterable<string>, known: readonly stri
 /** The warning for one lookalike: its name and the one we read, never its value (it may be a secret). */
 export const lookalikeWarning = ({ name, meant }: Lookalike): string =>
   `${name} is not a variable we read; did you mean ${meant}?`;
+
+/** The settings mail depends on: a misspelling of one leaves mail off or sending as someone else, and nobody notices. */
+const MAIL_SETTING = /^(SMTP|MAIL|DKIM)_/;
+
+/** The lookalikes that mean a mail setting: the production server refuses to start with one. */
+export const mailLookalikes = (found: readonly Lookalike[]): Lookalike[] =>
+  found.filter(({ meant }) => MAIL_SETTING.test(meant));
+
+/** The start-up's refusal for one, in the shape of a bad value's line: both names, never a value. */
+export const mailLookalikeError = ({ name, meant }: Lookalike): string =>
+  `Invalid environment: ${name} is set, but the mail setting we read is ${meant}: rename it (or remove it).`;

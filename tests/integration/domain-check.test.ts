@@ -1,10 +1,14 @@
 // `npm run newsletter -- check`'s engine against a real DNS server and real SMTP servers on loopback: each good and
 // bad case a first-time sender meets, in the words the owner reads.
 import { generateKeyPairSync } from "node:crypto";
+import { rmSync } from "node:fs";
+import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dkimRecordFor } from "~/mail/domain-check/dkim-record";
 import { type CheckEnv, runDomainCheck } from "~/mail/domain-check/check.server";
 import { startDnsServer, type TestDnsServer, type Zone } from "../support/dns-server";
+import { type KeyAndCertificate, selfSigned, signedBy } from "../support/certificates";
+import { tempDir } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 
 const key = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
@@ -24,9 +28,17 @@ function domain(name: string, change: Partial<Record<"spf" | "dkim" | "dmarc", s
 let dns: TestDnsServer;
 let tlsRelay: TestSmtpServer;
 let plainRelay: TestSmtpServer;
+let ownRelay: TestSmtpServer;
+let certificates: string;
+// The relay's certificate, signed for relay.test by an authority the check is told to trust (as a public one is).
+let signed: KeyAndCertificate & { ca: string };
 
 beforeAll(async () => {
-  [dns, tlsRelay, plainRelay] = await Promise.all([
+  certificates = tempDir("portfolio-relay-certs-");
+  signed = signedBy(certificates, "relay.test");
+  // An own Postfix's certificate as Debian makes it: self-signed, for the machine's name.
+  const snakeoil = selfSigned(certificates, "vps-1234");
+  [dns, tlsRelay, plainRelay, ownRelay] = await Promise.all([
     startDnsServer({
       "relay.test": { A: ["127.0.0.1"] },
       ...domain("good.test"),
@@ -41,13 +53,15 @@ beforeAll(async () => {
       ...domain("monitor.test", { dmarc: "v=DMARC1; p=none" }),
       ...domain("slow.test"),
     }),
-    startSmtpServer({ startTls: true }),
+    startSmtpServer({ startTls: true, tls: signed }),
     startSmtpServer(),
+    startSmtpServer({ startTls: true, tls: snakeoil }),
   ]);
 });
 
 afterAll(async () => {
-  await Promise.all([dns.close(), tlsRelay.close(), plainRelay.close()]);
+  await Promise.all([dns.close(), tlsRelay.close(), plainRelay.close(), ownRelay.close()]);
+  rmSync(certificates, { recursive: true, force: true });
 });
 
 async function check(from: string, env: Partial<CheckEnv> = {}) {
@@ -63,6 +77,7 @@ async function check(from: string, env: Partial<CheckEnv> = {}) {
       ...env,
     } as CheckEnv,
     out: { write: (chunk: string) => (text += chunk) },
+    ca: signed.ca,
   });
   return { code, text, ms: Date.now() - started };
 }
@@ -172,5 +187,43 @@ describe("npm run newsletter -- check", () => {
       `[fix]  TLS: the relay relay.test:${port} did not answer: cannot reach 127.0.0.1:${port} (ECONNREFUSED).`,
     );
     expect(code).toBe(1);
+  });
+});
+
+describe("npm run newsletter -- check and an own Postfix", () => {
+  const send = (url: string) =>
+    nodemailer
+      .createTransport(url)
+      .sendMail({ from: "updates@good.test", to: "reader@example.com", subject: "s", text: "t" });
+
+  it("names a self-signed certificate the sender refuses, with the option that accepts it", async () => {
+    const url = `smtp://127.0.0.1:${ownRelay.port}`;
+    // What the sender does with it: every mail fails.
+    await expect(send(url)).rejects.toThrow(/self-signed certificate/);
+    const { code, text } = await check("good.test", { SMTP_URL: url });
+    expect(text).toContain(
+      `[fix]  TLS: the relay 127.0.0.1:${ownRelay.port} offers STARTTLS: the password and the mails cross the network encrypted, but the sender refuses its certificate "vps-1234": it is self-signed, and it is for vps-1234, not 127.0.0.1. Every mail would fail.`,
+    );
+    expect(text).toContain(`smtp://127.0.0.1:${ownRelay.port}?tls.rejectUnauthorized=false`);
+    expect(code).toBe(1);
+  });
+
+  it("with tls.rejectUnauthorized=false in SMTP_URL the sender takes it, and on loopback that is well", async () => {
+    const url = `smtp://127.0.0.1:${ownRelay.port}?tls.rejectUnauthorized=false`;
+    await send(url);
+    await ownRelay.waitForMails(1, 10_000);
+    const { code, text } = await check("good.test", { SMTP_URL: url });
+    expect(text).toContain(`[ok]   TLS: the relay 127.0.0.1:${ownRelay.port} offers STARTTLS`);
+    expect(text).toContain("SMTP_URL's tls.rejectUnauthorized=false takes it");
+    expect(code).toBe(0);
+  });
+
+  it("a relay on loopback without STARTTLS is fine: nothing crosses a network", async () => {
+    const { code, text } = await check("good.test", { SMTP_URL: `smtp://127.0.0.1:${plainRelay.port}` });
+    expect(text).toContain(
+      `[ok]   TLS: the relay 127.0.0.1:${plainRelay.port} is on this machine and the mails go to it unencrypted (it does not offer STARTTLS): nothing crosses a network.`,
+    );
+    expect(text).toContain("All is well");
+    expect(code).toBe(0);
   });
 });

@@ -29,6 +29,16 @@ describe("start-up with a bad environment", () => {
       "Invalid environment: RESEND_WEBHOOK_SECRET must be the webhook's signing secret",
     ],
     ["an SES topic that is no ARN", { SES_WEBHOOK_TOPIC_ARN: "bounces" }, "Invalid environment: SES_WEBHOOK_TOPIC_ARN"],
+    [
+      "a misspelt SMTP_URL",
+      { SMTP_ULR: `smtp://owner:${TYPO_SECRET}@relay.example.com:587` },
+      "Invalid environment: SMTP_ULR is set, but the mail setting we read is SMTP_URL: rename it (or remove it).",
+    ],
+    [
+      "a misspelt mail limit beside good mail settings",
+      { SMTP_URL: "smtp://127.0.0.1:2525", MAIL_FROM: FROM, MAIL_MAX_PER_HOURS: "50" },
+      "Invalid environment: MAIL_MAX_PER_HOURS is set, but the mail setting we read is MAIL_MAX_PER_HOUR",
+    ],
   ])("%s: exits non-zero with one line naming the variable, and no stack", async (_label, bad, line) => {
     const { exit, output } = await startServerExpectingFailure({ env: bad });
     expect(exit.code).not.toBe(0);
@@ -38,6 +48,7 @@ describe("start-up with a bad environment", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(line);
     expect(stderr).not.toMatch(/\bat .*\.js:\d+/);
+    expect(stderr).not.toContain(TYPO_SECRET);
   });
 });
 
@@ -62,12 +73,12 @@ describe("start-up: what the server says about mail and lookalike variables", ()
     ]);
   });
 
-  it("a relay: its host and port, never the password; a misspelt variable is named with the one meant", async () => {
+  it("a relay: its host and port, never the password; a misspelt setting (not mail's) is named with the one meant", async () => {
     const server = await servers.start({
       SMTP_URL: relay.url("owner", PASSWORD),
       MAIL_FROM: FROM,
-      SMTP_ULR: `smtp://owner:${TYPO_SECRET}@relay.example.com:587`,
-      MAIL_SENDER: "someone@example.com",
+      DATA_DIRR: `/srv/${TYPO_SECRET}`,
+      SUPABASE_ANON_KY: TYPO_SECRET,
     });
     const stdout = server.output("stdout");
     // One line about mail, said once (the services start no second one).
@@ -75,8 +86,9 @@ describe("start-up: what the server says about mail and lookalike variables", ()
       `Mail: on, relay 127.0.0.1 port ${relay.port}; sign-ups get a confirmation mail and join the list once confirmed.`,
     ]);
     const stderr = server.output("stderr");
-    expect(stderr).toContain("SMTP_ULR is not a variable we read; did you mean SMTP_URL?");
-    expect(stderr).toContain("MAIL_SENDER is not a variable we read; did you mean MAIL_FROM?");
+    // Not a mail setting: production warns and starts.
+    expect(stderr).toContain("DATA_DIRR is not a variable we read; did you mean DATA_DIR?");
+    expect(stderr).toContain("SUPABASE_ANON_KY is not a variable we read; did you mean SUPABASE_ANON_KEY?");
     expect(server.output()).not.toContain(PASSWORD);
     expect(server.output()).not.toContain(TYPO_SECRET);
   });

@@ -35,6 +35,23 @@ describe("send's checks before any mail", () => {
     expect(outboxRows(setup.dataDir)).toEqual([]);
   });
 
+  it("names a future-dated update's day: status says scheduled, --dry-run says a real send waits for it", async () => {
+    await addReaders(setup.dataDir, ["one@example.org"]);
+    writeUpdate(setup.updatesDir, "2099-01-01-later", { title: "Later" });
+    const status = await newsletter(setup.env(), ["status"]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain("2099-01-01-later\tscheduled for 2099-01-01 (Europe/Brussels), not sent");
+    expect(status.stdout).toContain(`${NAME}\tnot sent`);
+    const dry = await newsletter(setup.env(), ["send", "2099-01-01-later", "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(
+      "Scheduled for 2099-01-01: a real send is refused until then (not before 2099-01-01 (Europe/Brussels)).",
+    );
+    const today = await newsletter(setup.env(), ["send", NAME, "--dry-run"]);
+    expect(today.stdout).not.toContain("Scheduled");
+    expect(setup.relay.mails).toHaveLength(0);
+  });
+
   it("refuses an update the site does not serve, naming each address and its answer; --not-served-ok sends", async () => {
     await addReaders(setup.dataDir, ["one@example.org"]);
     const elsewhere = await site([]);

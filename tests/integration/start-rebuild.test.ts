@@ -1,12 +1,13 @@
 // `npm start` (server/index.mjs) in a copy of the project: a fresh build is served as it is, a build older than a
-// source is made again first, so an edit of app/content/site.ts shows; `npm run dev` with a taken port ends at once.
+// source is made again first, so an edit of app/content/site.ts shows, and so is the development build `npm run dev`
+// leaves behind; `npm run dev` with a taken port ends at once.
 import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_FILE, BUILD_SOURCES } from "../../server/build-freshness.mjs";
-import { childEnv, freePort, productionEnv, ROOT, tempDir } from "../support/production-server";
+import { childEnv, freePort, productionEnv, ROOT, TEST_SESSION_SECRET, tempDir } from "../support/production-server";
 
 // What `npm start` does not need: the copy stays small.
 const SKIPPED = new Set([
@@ -113,6 +114,50 @@ describe("npm start and the build", () => {
   }, 200_000);
 });
 
+describe("npm start after npm run dev", () => {
+  it("rebuilds for production first: the development build would fail every page", async () => {
+    const port = String(await freePort());
+    // What the owner runs: `npm run dev` until it serves, then Ctrl-C.
+    const dev = run("npm", ["run", "dev", "--silent"], {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      PORT: port,
+      HOST: "127.0.0.1",
+      SESSION_SECRET: TEST_SESSION_SECRET,
+      DATA_DIR: path.join(project, "data"),
+    });
+    try {
+      await expect.poll(dev.output, { timeout: 150_000, interval: 200 }).toContain("Portfolio listening on");
+    } finally {
+      await stop(dev);
+    }
+    expect(readFileSync(path.join(project, BUILD_FILE), "utf8")).toContain('mode = "development"');
+
+    const { url, server } = await startInCopy();
+    try {
+      expect(server.output()).toContain(
+        "build/index.js is a development build (`npm run dev` makes one): building first (`npm run build`).",
+      );
+      const home = await fetch(`${url}/`);
+      expect(home.status).toBe(200);
+      expect(await home.text()).toContain(EDITED);
+      expect(readFileSync(path.join(project, BUILD_FILE), "utf8")).toContain('mode = "production"');
+    } finally {
+      await stop(server);
+    }
+  }, 300_000);
+});
+
+describe("npm run dev on remix dev's own port", () => {
+  it("refuses 3001 at once, in one line, before remix dev starts", async () => {
+    const dev = run(process.execPath, ["scripts/dev-port.mjs"], { PATH: process.env.PATH ?? "", PORT: "3001" });
+    expect(await dev.exited).toBe(1);
+    expect(dev.output().trim()).toBe(
+      "npm run dev: port 3001 is the one remix dev takes for its live reload: set another PORT (PORT=3200 npm run dev).",
+    );
+  });
+});
+
 describe("npm run dev with a taken port", () => {
   let taken: net.Server;
   let port: number;
@@ -138,7 +183,7 @@ describe("npm run dev with a taken port", () => {
     if (code === "hung") process.kill(-dev.child.pid!, "SIGKILL");
     expect(code).toBe(1);
     expect(dev.output().trim()).toBe(
-      `npm run dev: port ${port} on 127.0.0.1 is in use: stop what listens there, or set another PORT (PORT=3001 npm run dev).`,
+      `npm run dev: port ${port} on 127.0.0.1 is in use: stop what listens there, or set another PORT (PORT=3200 npm run dev).`,
     );
     // The whole process group (npm, and remix dev had it started) is gone.
     expect(() => process.kill(-dev.child.pid!, 0)).toThrow();

@@ -148,8 +148,9 @@ function copy(
 }
 
 /**
- * A COPY source with a wildcard (`*`, `?`, `[…]`) in its last part: the paths it matches, which may be none (BuildKit
- * copies nothing then, where a plain path that does not exist fails the build). Other sources are themselves.
+ * A COPY source with a wildcard (`*`, `?`, `[…]`) in its last part: the paths it matches. One that matches nothing
+ * fails, as it does under Buildah and Podman ("no such file or directory"), though Docker's BuildKit copies nothing and
+ * goes on: the image must build with both. Other sources are themselves.
  */
 function expand(source: string, from: StageState | undefined, context: string, line: number): string[] {
   const base = path.posix.basename(source);
@@ -163,20 +164,21 @@ function expand(source: string, from: StageState | undefined, context: string, l
   );
   const folder = path.posix.dirname(source);
   const onDisk = from ? inStage(from, folder) : path.join(context, folder);
-  if (!existsSync(onDisk)) return [];
-  return readdirSync(onDisk)
-    .filter((name) => pattern.test(name))
-    .map((name) => path.posix.join(folder, name));
+  const matches = existsSync(onDisk) ? readdirSync(onDisk).filter((name) => pattern.test(name)) : [];
+  if (matches.length === 0) {
+    throw new Error(`Dockerfile line ${line}: COPY source ${source} matches nothing (Buildah and Podman refuse it)`);
+  }
+  return matches.map((name) => path.posix.join(folder, name));
 }
 
 /**
  * Builds the image from the developer's tree at `tree` (developerTree, then whatever the test plants in it), in
- * `work`: every stage replayed in order. Throws naming the Dockerfile's line when a step fails.
+ * `work`: every stage of `dockerfile` (ours unless told) replayed in order. Throws naming the Dockerfile's line when a step fails.
  */
-export async function replayImage(work: string, tree: string): Promise<ReplayedImage> {
+export async function replayImage(work: string, tree: string, dockerfile = stages): Promise<ReplayedImage> {
   const image: ReplayedImage = { context: buildContext(work, tree), states: new Map() };
   const { states } = image;
-  for (const stage of stages) {
+  for (const stage of dockerfile) {
     const root = path.join(work, "stages", stage.name);
     const parent = states.get(stage.from);
     let state: StageState;

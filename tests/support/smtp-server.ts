@@ -62,8 +62,13 @@ export interface TestSmtpServer {
 
 const smtpError = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
 
-/** `startTls`: offer STARTTLS in the EHLO answer (smtp-server's own self-signed certificate), as most relays do. */
-export async function startSmtpServer(options: { port?: number; startTls?: boolean } = {}): Promise<TestSmtpServer> {
+/**
+ * `startTls`: offer STARTTLS in the EHLO answer, as most relays do, with `tls`'s key and certificate (PEM) or
+ * smtp-server's own self-signed one.
+ */
+export async function startSmtpServer(
+  options: { port?: number; startTls?: boolean; tls?: { key: string; cert: string } } = {},
+): Promise<TestSmtpServer> {
   const mails: ReceivedMail[] = [];
   const refusals: { address: string; code: number }[] = [];
   const rejected = new Map<string, { code: number; text: string }>();
@@ -79,6 +84,7 @@ export async function startSmtpServer(options: { port?: number; startTls?: boole
     authOptional: true,
     allowInsecureAuth: true,
     disabledCommands: options.startTls ? [] : ["STARTTLS"],
+    ...(options.tls ?? {}),
     logger: false,
     // down() must drop open (pooled) connections at once, as a relay that goes away does.
     closeTimeout: 100,

@@ -52,7 +52,7 @@ describe("deploy/compose.yaml", () => {
   it("names the app's container as the guides' commands do (docker exec portfolio …, docker cp portfolio:…)", () => {
     expect(app.container_name).toBe("portfolio");
     const guides = ["docs/newsletter.md", "docs/deployment.md", "scripts/subscribers.mjs"].map(read).join("\n");
-    const named = [...guides.matchAll(/docker (?:exec|logs|stop|rm) ([\w.-]+)|docker cp ([\w.-]+):/g)].map(
+    const named = [...guides.matchAll(/docker (?:exec|logs|stop|rm) (?:-[it]+ )?([\w.-]+)|docker cp ([\w.-]+):/g)].map(
       (match) => match[1] ?? match[2],
     );
     expect(named.length).toBeGreaterThanOrEqual(5);

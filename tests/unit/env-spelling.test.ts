@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { KNOWN_ENV_VARIABLES } from "~/utils/env.server";
-import { editDistance, lookalikeVariables, lookalikeWarning } from "~/utils/env-spelling.server";
+import { refuseMailLookalikes } from "~/utils/env-report.server";
+import {
+  editDistance,
+  lookalikeVariables,
+  lookalikeWarning,
+  mailLookalikeError,
+  mailLookalikes,
+} from "~/utils/env-spelling.server";
 
 const meant = (names: string[]) =>
   Object.fromEntries(lookalikeVariables(names, KNOWN_ENV_VARIABLES).map(({ name, meant }) => [name, meant]));
@@ -92,5 +99,36 @@ describe("lookalikeWarning", () => {
     expect(lookalikeWarning({ name: "SMTP_ULR", meant: "SMTP_URL" })).toBe(
       "SMTP_ULR is not a variable we read; did you mean SMTP_URL?",
     );
+  });
+});
+
+describe("a misspelt mail setting", () => {
+  const found = (names: string[]) => lookalikeVariables(names, KNOWN_ENV_VARIABLES);
+
+  it("is told apart from other lookalikes: those that mean SMTP_, MAIL_ or DKIM_ settings", () => {
+    expect(
+      mailLookalikes(found(["SMTP_ULR", "MAIL_FORM", "DKIM_SELECTR", "SMTP_PASSWORD", "DATA_DIRR", "PROT"])).map(
+        ({ name }) => name,
+      ),
+    ).toEqual(["SMTP_ULR", "MAIL_FORM", "DKIM_SELECTR", "SMTP_PASSWORD"]);
+  });
+
+  it("stops production with one line per variable naming both, as a bad value does", () => {
+    expect(() => refuseMailLookalikes({ SMTP_ULR: "smtp://x", PROT: "1" }, "production")).toThrow(
+      expect.objectContaining({
+        name: "EnvError",
+        message:
+          "Invalid environment: SMTP_ULR is set, but the mail setting we read is SMTP_URL: rename it (or remove it).",
+      }),
+    );
+    expect(mailLookalikeError({ name: "MAIL_FORM", meant: "MAIL_FROM" })).toBe(
+      "Invalid environment: MAIL_FORM is set, but the mail setting we read is MAIL_FROM: rename it (or remove it).",
+    );
+  });
+
+  it("development and tests keep the warning alone; production without one starts", () => {
+    expect(() => refuseMailLookalikes({ SMTP_ULR: "smtp://x" }, "development")).not.toThrow();
+    expect(() => refuseMailLookalikes({ SMTP_ULR: "smtp://x" }, "test")).not.toThrow();
+    expect(() => refuseMailLookalikes({ SMTP_URL: "smtp://x", DATA_DIRR: "/srv" }, "production")).not.toThrow();
   });
 });

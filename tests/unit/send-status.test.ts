@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,7 +6,8 @@ import { openSqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { isReader } from "~/newsletter/list/sqlite/readers.server";
 import type { Reader } from "~/newsletter/list/subscriber-list.server";
 import { createMembership } from "~/newsletter/list/supabase/readers.server";
-import { concurrencyFor } from "~/newsletter/send/send-command.server";
+import { concurrencyFor, relayWait } from "~/newsletter/send/send-command.server";
+import { openOutbox } from "~/mail/outbox.server";
 import { createPacer } from "~/mail/pacer.server";
 import { statusLine } from "~/newsletter/send/status-command.server";
 
@@ -16,6 +17,12 @@ describe("status", () => {
   it("says what became of each update", () => {
     expect(statusLine("u", false, null, undefined, false)).toBe("u\tnot sent");
     expect(statusLine("u", true, null, undefined, false)).toBe("u\tdraft, not sent");
+    expect(statusLine("u", false, null, undefined, false, undefined, new Map(), "2026-12-01")).toBe(
+      "u\tscheduled for 2026-12-01 (Europe/Brussels), not sent",
+    );
+    expect(statusLine("u", true, null, undefined, false, undefined, new Map(), "2026-12-01")).toBe(
+      "u\tdraft, not sent",
+    );
     const record = { update: "u", startedAt: Date.UTC(2026, 10, 24, 9), finishedAt: Date.UTC(2026, 10, 24, 10) };
     expect(statusLine("u", false, counts, { ...record, paused: false }, false)).toBe(
       "u\tsent to 297 of 300, 2 skipped (unsubscribed), 1 failed, finished 2026-11-24T10:00:00Z",
@@ -98,5 +105,41 @@ describe("the pace", () => {
     clock = 10_000;
     expect([next(), next(), next()]).toEqual([0, 20, 40]);
     expect(createPacer(0, 8, () => clock)()).toBe(0);
+  });
+});
+
+describe("the wait a send shows", () => {
+  const T0 = Date.UTC(2026, 10, 24, 12);
+  let dir: string;
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("is the relay's last answer while the retry is ahead, and gone once it is due or the relay took a mail since", () => {
+    dir = mkdtempSync(path.join(tmpdir(), "relay-wait-"));
+    const outbox = openOutbox(path.join(dir, "mail-outbox.sqlite"));
+    try {
+      const mails = ["a@example.org", "b@example.org"].map((recipient) => ({
+        kind: "update" as const,
+        recipient,
+        ref: "u",
+      }));
+      outbox.enqueueMany(mails, T0);
+      const [a, b] = outbox.claim({ kinds: ["update"], limit: 2, leaseMs: 60_000, owner: "send" }, T0);
+      outbox.recordRetry(a!.id, "send", "connect ECONNREFUSED 127.0.0.1:2525", T0 + 30_000, T0 + 1_000);
+      outbox.recordRetry(b!.id, "send", "connect ECONNREFUSED 127.0.0.1:2525", T0 + 30_000, T0 + 1_000);
+      expect(relayWait(outbox, "u", T0 + 2_000)).toEqual({
+        reason: "connect ECONNREFUSED 127.0.0.1:2525",
+        email: "a@example.org",
+        count: 2,
+        nextAt: T0 + 30_000,
+      });
+      // Its time has come: no "next try in 0 s".
+      expect(relayWait(outbox, "u", T0 + 30_000)).toBeNull();
+      // The relay is back: one retried and accepted; the other's old error is no longer what the send waits on.
+      const [again] = outbox.claim({ kinds: ["update"], limit: 1, leaseMs: 60_000, owner: "send" }, T0 + 30_000);
+      outbox.recordSent(again!.id, "send", "250 ok", T0 + 31_000);
+      expect(relayWait(outbox, "u", T0 + 20_000)).toBeNull();
+    } finally {
+      outbox.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -171,6 +171,18 @@ describe("npm run build's check (scripts/check-updates.mjs)", () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toBe("Updates: 3 published, 1 draft(s) in tests/fixtures/updates/site\n");
     expect(check("app/content/updates").status).toBe(0);
+  });
+
+  it("counts a future-dated update as scheduled, naming its day", () => {
+    const dir = path.join(root, "scheduled");
+    mkdirSync(dir);
+    cpSync("tests/fixtures/updates/site", dir, { recursive: true });
+    writeFileSync(path.join(dir, "2999-01-01-later.md"), "---\ntitle: Later\n---\nSoon.\n");
+    const result = check(dir);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toBe(
+      `Updates: 3 published, 1 scheduled (2999-01-01-later on 2999-01-01), 1 draft(s) in ${path.relative(process.cwd(), dir)}\n`,
+    );
   });
 
   it("fails on a bad file with one line naming the file and the field, no stack", () => {

@@ -1,4 +1,4 @@
-// The delivery findings: where bounces go (MAIL_FROM's MX) and whether the way to the relay is encrypted. Pure.
+// The delivery finding on where bounces go (MAIL_FROM's MX); the relay's TLS is assess-tls.ts. Pure.
 import type { Finding } from "~/mail/domain-check/assess";
 import { failed, type Lookup, type MxRecord } from "~/mail/domain-check/lookups";
 
@@ -34,40 +34,4 @@ export function assessBounces(domain: string, mx: Lookup<MxRecord>, addresses: L
     says: `${domain} has neither an MX nor an address: bounces cannot arrive, and receivers distrust a sender whose domain takes no mail.`,
     fix: `Give ${domain} an MX record (your mail host's), or use a MAIL_FROM on a domain that has one.`,
   };
-}
-
-export type TlsInputs =
-  | { kind: "implicit" }
-  | { kind: "probed"; host: string; port: number; startTls: boolean }
-  | { kind: "unreachable"; host: string; port: number; error: string };
-
-export function assessTls(inputs: TlsInputs): Finding {
-  const topic = "TLS";
-  if (inputs.kind === "implicit")
-    return {
-      topic,
-      status: "ok",
-      says: "SMTP_URL is smtps://: the connection to the relay is encrypted from the first byte.",
-    };
-  const where = `${inputs.host}:${inputs.port}`;
-  if (inputs.kind === "unreachable") {
-    return {
-      topic,
-      status: "fix",
-      says: `the relay ${where} did not answer: ${inputs.error}.`,
-      fix: "Check SMTP_URL's host and port, and that this machine may connect out to it.",
-    };
-  }
-  return inputs.startTls
-    ? {
-        topic,
-        status: "ok",
-        says: `the relay ${where} offers STARTTLS: the password and the mails cross the network encrypted.`,
-      }
-    : {
-        topic,
-        status: "fix",
-        says: `the relay ${where} does not offer STARTTLS: the password and every mail would cross the network readable.`,
-        fix: "Use the relay's submission port with STARTTLS (usually 587), or smtps:// on port 465.",
-      };
 }

@@ -4,12 +4,13 @@ import { isIP } from "node:net";
 import type { Resolver } from "node:dns/promises";
 import { DkimKeyError, dkimKeyOf, type DkimKey } from "~/mail/dkim.server";
 import { assessDkim, assessDmarc, assessSpf, assessSpfWithoutRelay, type Finding } from "~/mail/domain-check/assess";
-import { assessBounces, assessTls, type TlsInputs } from "~/mail/domain-check/assess-delivery";
+import { assessBounces } from "~/mail/domain-check/assess-delivery";
+import { assessTls, type RelayTls } from "~/mail/domain-check/assess-tls";
 import { createResolver, dnsLookups } from "~/mail/domain-check/dns.server";
 import { dmarcNames } from "~/mail/domain-check/dmarc";
 import { type DnsLookups, failed } from "~/mail/domain-check/lookups";
 import { exitCodeOf, renderReport } from "~/mail/domain-check/report";
-import { probeStartTls } from "~/mail/domain-check/smtp-probe.server";
+import { probeRelayTls } from "~/mail/domain-check/smtp-probe.server";
 import { checkHost } from "~/mail/domain-check/spf-evaluate";
 import type { Env } from "~/utils/env.server";
 
@@ -29,21 +30,29 @@ export interface DomainCheckOptions {
   out: { write(text: string): unknown };
   /** node:dns's resolver to ask; by default one on DNS_RESOLVER, or the system's servers. */
   resolver?: Resolver;
+  /** The certificate authorities the relay's certificate is judged by; Node's own by default, as the sender's. */
+  ca?: string;
 }
 
-interface Relay {
-  host: string;
-  port: number;
+interface Relay extends RelayTls {
   implicitTls: boolean;
 }
 
+/** SMTP_URL as Nodemailer reads it: scheme, host, port (its defaults when none) and the TLS options that matter. */
 function relayOf(smtpUrl: string | undefined): Relay | null {
   if (!smtpUrl || !/^smtps?:/.test(smtpUrl)) return null;
   const url = new URL(smtpUrl);
   const implicitTls = url.protocol === "smtps:";
-  // Nodemailer's own defaults when the URL names no port.
   const port = url.port ? Number(url.port) : implicitTls ? 465 : 587;
-  return { host: url.hostname.replace(/^\[|\]$/g, ""), port, implicitTls };
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return {
+    host,
+    port,
+    implicitTls,
+    loopback: host === "localhost" || host === "::1" || /^127\./.test(host),
+    acceptsAnyCertificate: url.searchParams.get("tls.rejectUnauthorized") === "false",
+    ignoresTls: url.searchParams.get("ignoreTLS") === "true" && url.searchParams.get("requireTLS") !== "true",
+  };
 }
 
 const addressOf = (from: string) => (/<([^<>]*)>\s*$/.exec(from)?.[1] ?? from).trim();
@@ -77,19 +86,23 @@ async function spfFinding(
   return assessSpf(domain, { host: relay.host, addresses }, outcomes);
 }
 
-async function tlsFinding(relay: Relay, addresses: string[] | string): Promise<Finding | null> {
-  if (relay.implicitTls) return assessTls({ kind: "implicit" });
-  const host = typeof addresses === "string" ? relay.host : (addresses[0] ?? relay.host);
-  const probe = await probeStartTls(host, relay.port);
-  const inputs: TlsInputs =
-    "error" in probe
-      ? { kind: "unreachable", host: relay.host, port: relay.port, error: probe.error }
-      : { kind: "probed", host: relay.host, port: relay.port, startTls: probe.startTls };
-  return assessTls(inputs);
+async function tlsFinding(relay: Relay, addresses: string[] | string, ca: string | undefined): Promise<Finding> {
+  const address = typeof addresses === "string" ? relay.host : (addresses[0] ?? relay.host);
+  if (relay.ignoresTls && !relay.implicitTls) return assessTls({ kind: "plain", relay });
+  const probe = await probeRelayTls({
+    address,
+    port: relay.port,
+    host: relay.host,
+    implicitTls: relay.implicitTls,
+    ca,
+  });
+  if ("error" in probe) return assessTls({ kind: "unreachable", relay, error: probe.error });
+  if (probe.tls === "none") return assessTls({ kind: "plain", relay });
+  return assessTls({ kind: "secured", relay, how: probe.tls, certificate: probe.certificate });
 }
 
 /** Runs the check, writes the report to `out`, and returns the exit code: 0 when nothing must be fixed. */
-export async function runDomainCheck({ env, out, resolver }: DomainCheckOptions): Promise<number> {
+export async function runDomainCheck({ env, out, resolver, ca }: DomainCheckOptions): Promise<number> {
   if (!env.MAIL_FROM) {
     out.write("MAIL_FROM is not set: the check looks up the domain of the address mails are sent from.\n");
     return 2;
@@ -120,7 +133,7 @@ export async function runDomainCheck({ env, out, resolver }: DomainCheckOptions)
       : assessDkim({ domain: dkimDomain }),
     dns.mx(domain),
     dns.a(domain),
-    relay ? tlsFinding(relay, addresses) : null,
+    relay ? tlsFinding(relay, addresses, ca) : null,
     Promise.all(dmarcNames(domain).map(async (name) => ({ name, txt: await dns.txt(name) }))),
   ]);
   const dmarc = assessDmarc({

@@ -25,7 +25,11 @@ export function createResolver(server?: string, timeoutMs = LOOKUP_TIMEOUT_MS): 
   return resolver;
 }
 
-async function bounded<T>(timeoutMs: number, query: () => Promise<T[]>): Promise<Lookup<T>> {
+/** The whole check's bound: slow answers to a long chain of lookups (SPF includes) end here, each said. */
+export const CHECK_BUDGET_MS = 20_000;
+
+async function bounded<T>(timeoutMs: number, query: () => Promise<T[]>, budgetMs: number): Promise<Lookup<T>> {
+  if (timeoutMs <= 0) return { error: `not asked: the check's ${budgetMs / 1000} s for DNS ran out` };
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<"late">((resolve) => {
     timer = setTimeout(() => resolve("late"), timeoutMs + 500);
@@ -44,12 +48,22 @@ async function bounded<T>(timeoutMs: number, query: () => Promise<T[]>): Promise
   }
 }
 
-/** The check's lookups through one node:dns Resolver. */
-export function dnsLookups(resolver: Resolver, timeoutMs = LOOKUP_TIMEOUT_MS): DnsLookups {
+/**
+ * The check's lookups through one node:dns Resolver: each bounded by `timeoutMs`, and all of them by `budgetMs` from
+ * now (a lookup asked after that is not sent, and says why).
+ */
+export function dnsLookups(
+  resolver: Pick<Resolver, "resolveTxt" | "resolve4" | "resolve6" | "resolveMx">,
+  timeoutMs = LOOKUP_TIMEOUT_MS,
+  budgetMs = CHECK_BUDGET_MS,
+): DnsLookups {
+  const deadline = Date.now() + budgetMs;
+  const left = () => Math.min(timeoutMs, deadline - Date.now());
   return {
-    txt: (name) => bounded(timeoutMs, async () => (await resolver.resolveTxt(name)).map((parts) => parts.join(""))),
-    a: (name) => bounded(timeoutMs, () => resolver.resolve4(name)),
-    aaaa: (name) => bounded(timeoutMs, () => resolver.resolve6(name)),
-    mx: (name) => bounded<MxRecord>(timeoutMs, () => resolver.resolveMx(name)),
+    txt: (name) =>
+      bounded(left(), async () => (await resolver.resolveTxt(name)).map((parts) => parts.join("")), budgetMs),
+    a: (name) => bounded(left(), () => resolver.resolve4(name), budgetMs),
+    aaaa: (name) => bounded(left(), () => resolver.resolve6(name), budgetMs),
+    mx: (name) => bounded<MxRecord>(left(), () => resolver.resolveMx(name), budgetMs),
   };
 }

@@ -11,6 +11,19 @@ export interface ReportHead {
   relay: string;
 }
 
+// Control characters (escape sequences that recolour or rewrite the terminal, line breaks) and the invisible marks
+// that reorder text: DNS answers and a relay's words are outside text, printed only as escapes.
+const UNPRINTABLE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/gu;
+
+/** `text` with every control or invisible character written as an escape (`\x1b`, `\u202e`). */
+export const printable = (text: string): string =>
+  text.replace(UNPRINTABLE, (char) => {
+    const code = char.codePointAt(0) ?? 0;
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+
 export function renderReport(head: ReportHead, findings: Finding[]): string {
   const lines = [`Checking ${head.domain} for mail from ${head.from}`, `Relay: ${head.relay}`, ""];
   for (const finding of findings) {
@@ -18,7 +31,7 @@ export function renderReport(head: ReportHead, findings: Finding[]): string {
     if (finding.fix && finding.status !== "ok") lines.push(`       Fix: ${finding.fix}`);
   }
   lines.push("", verdict(findings), "");
-  return lines.join("\n");
+  return lines.map(printable).join("\n");
 }
 
 export function verdict(findings: Finding[]): string {

@@ -19,6 +19,7 @@ import { SKIP_UNSUBSCRIBED, updateComposer, updatePayload } from "~/newsletter/s
 import { env } from "~/utils/env.server";
 import { refuseBeforeItsDay, refuseUnlessServed } from "~/newsletter/send/send-checks.server";
 import { siteUrl } from "~/utils/site-url.server";
+import { notBefore } from "~/updates/publication.server";
 import { challengeToday } from "~/utils/today.server";
 import { maskEmail } from "~/utils/mask-email.server";
 
@@ -68,10 +69,16 @@ const nextRetryOf = (outbox: Outbox, name: string): number | null =>
     .reduce<number | null>((min, row) => (min === null || row.nextAttemptAt < min ? row.nextAttemptAt : min), null);
 
 /** What the update's send waits for: the latest relay answer of a reader waiting for a retry, and the next try. */
-export function relayWait(outbox: Outbox, name: string): RelayWait | null {
+export function relayWait(outbox: Outbox, name: string, now = Date.now()): RelayWait | null {
+  // A wait is current only while it lasts, and only until the relay takes a mail again: a row already due, or one whose
+  // error came before the relay's latest acceptance, would show a stale "ECONNREFUSED …, next try in 0 s".
+  const lastSent = Math.max(
+    0,
+    ...outbox.rows({ kind: "update", ref: name, state: "sent" }).map((row) => row.sentAt ?? 0),
+  );
   const waiting = outbox
     .rows({ kind: "update", ref: name, state: "queued" })
-    .filter((row) => row.attempts > 0 && row.lastError);
+    .filter((row) => row.attempts > 0 && row.lastError && row.nextAttemptAt > now && row.updatedAt > lastSent);
   if (waiting.length === 0) return null;
   const latest = waiting.reduce((a, b) => (b.updatedAt > a.updatedAt ? b : a));
   const nextAt = Math.min(...waiting.map((row) => row.nextAttemptAt));
@@ -184,6 +191,8 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
         "",
       ].join("\n"),
     );
+    const wait = notBefore(update, challengeToday().days.today);
+    if (wait) write(`Scheduled for ${update.date}: a real send is refused until then (${wait}).\n`);
     return 0;
   }
   refuseBeforeItsDay(update, challengeToday().days.today);

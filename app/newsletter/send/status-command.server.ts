@@ -1,4 +1,5 @@
-// `npm run newsletter -- status`: every update and what became of it (not sent, sending, sent to N of M, when).
+// `npm run newsletter -- status`: every update and what became of it (scheduled, not sent, sending, sent to N of M,
+// when).
 import { existsSync } from "node:fs";
 import { openOutbox, type Outbox } from "~/mail/outbox.server";
 import { SKIP_UNSUBSCRIBED } from "~/newsletter/send/update-composer.server";
@@ -6,7 +7,9 @@ import { mailSettingsOf } from "~/mail/settings.server";
 import type { SendRecord } from "~/mail/send-log.server";
 import { sendCounts } from "~/newsletter/send/send-command.server";
 import { formatWait, type RelayWait } from "~/newsletter/send/progress.server";
+import { isDue, publicationDay } from "~/updates/publication.server";
 import { allUpdates } from "~/updates/updates.server";
+import { challengeToday } from "~/utils/today.server";
 import { env } from "~/utils/env.server";
 import type { Suppression } from "~/newsletter/list/subscriber-list.server";
 
@@ -28,11 +31,15 @@ export function statusLine(
   refusals?: Refusals,
   /** Skip reasons other than leaving the list, with how many rows each (the real reason, not "unsubscribed"). */
   otherSkips: Map<string, number> = new Map(),
+  /** Its day, when that has not begun: the site hides it and a send is refused until then. */
+  scheduledFor: string | null = null,
 ): string {
   const when = (at: number) => new Date(at).toISOString().replace(/\.\d+Z$/, "Z");
   let state: string;
-  if (!counts || counts.total === 0) state = draft ? "draft, not sent" : "not sent";
-  else {
+  if (!counts || counts.total === 0) {
+    if (draft) state = "draft, not sent";
+    else state = scheduledFor ? `scheduled for ${scheduledFor} (Europe/Brussels), not sent` : "not sent";
+  } else {
     const parts = [`sent to ${counts.sent} of ${counts.total}`];
     const unsubscribed = counts.skipped - [...otherSkips.values()].reduce((a, b) => a + b, 0);
     if (unsubscribed > 0) parts.push(`${unsubscribed} skipped (unsubscribed)`);
@@ -84,6 +91,7 @@ export function updatesStatus(
   const updates = allUpdates();
   if (updates.length === 0) return "No updates yet: write one in the updates folder (docs/newsletter.md).\n";
   const outbox = existsSync(settings.outboxFile) ? openOutbox(settings.outboxFile) : null;
+  const { today } = challengeToday().days;
   try {
     const holder = outbox?.sends.liveHolder() ?? null;
     const records = new Map((outbox?.sends.records() ?? []).map((record) => [record.update, record]));
@@ -96,6 +104,7 @@ export function updatesStatus(
         holder?.update === update.name,
         outbox && suppressed ? refusalsOf(outbox, update.name, suppressed) : undefined,
         outbox ? otherSkipsOf(outbox, update.name) : undefined,
+        isDue(update, today) ? null : publicationDay(update),
       ),
     );
     if (unread && outbox) lines.push(`(Bounced and complained not counted: ${unread})`);

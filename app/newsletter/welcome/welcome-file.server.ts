@@ -1,9 +1,9 @@
 // The owner's optional welcome mail: `app/content/welcome.md` (WELCOME_FILE), front matter with a `subject`, then the
 // Markdown body, rendered by the site's one Markdown renderer. Read at run time, as the updates are: absent, no
 // reader gets a welcome; present, each newly confirmed reader gets it once (welcome-composer.server.ts).
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
+import { OwnerFileError, readOwnerFile } from "~/utils/owner-file.server";
 
 export interface Welcome {
   /** The mail's subject and its heading. */
@@ -56,14 +56,14 @@ export function parseWelcome(file: string, text: string): Welcome {
 
 /** The welcome at `file`, or null when there is no such file (the owner wants no welcome mail). */
 export function readWelcomeFile(file: string): Welcome | null {
-  let bytes: Buffer;
+  const name = path.basename(file);
+  let read: ReturnType<typeof readOwnerFile>;
   try {
-    bytes = readFileSync(file);
+    // Only a regular file, bounded before it is read: a FIFO or a link to /dev/zero there never holds a reader.
+    read = readOwnerFile(file, MAX_FILE_BYTES);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if (error instanceof OwnerFileError) throw new WelcomeFileError(name, "file", error.problem);
     throw error;
   }
-  const name = path.basename(file);
-  if (bytes.length > MAX_FILE_BYTES) throw new WelcomeFileError(name, "file", "is over 256 KB");
-  return parseWelcome(name, bytes.toString("utf8"));
+  return read ? parseWelcome(name, read.bytes.toString("utf8")) : null;
 }
