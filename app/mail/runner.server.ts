@@ -40,7 +40,7 @@ export interface Runner {
 
 export interface RunnerOptions extends Pick<
   DrainOptions,
-  "outbox" | "transport" | "composers" | "now" | "onAttempt" | "onRecipient"
+  "outbox" | "transport" | "composers" | "now" | "onAttempt" | "onRecipient" | "expireAfterMs"
 > {
   lanes: Lane[];
   /** The longest wait between passes (default 30 s). */

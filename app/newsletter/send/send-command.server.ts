@@ -242,6 +242,7 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
     }
     reporter.done(summaryOf(outbox, name));
     if (result.kind === "stopped") {
+      log.noteStopped(name, result.reason);
       write(`The send stopped: ${result.reason}\nNothing was recorded as sent that was not; fix the cause and `);
       write("run the same command again to go on.\n");
       return 1;

@@ -42,6 +42,7 @@ export function statusLine(
     const open = counts.queued + counts.sending;
     if (sendingNow) parts.unshift("sending");
     else if (open) parts.push(`${open} waiting in the outbox${record?.paused ? " (paused: run send again)" : ""}`);
+    if (open && record?.stopped) parts.push(`stopped by the relay: ${record.stopped}`);
     if (counts.wait && !sendingNow) parts.push(formatWait(counts.wait, Date.now()).replace(/, next try in .*$/, ""));
     if (counts.wait) parts.push(`next try ${when(counts.wait.nextAt)}`);
     if (record)
@@ -72,6 +73,14 @@ function otherSkipsOf(outbox: Outbox, name: string): Map<string, number> {
   return reasons;
 }
 
+/** Confirmation mails the relay keeps waiting, with its latest words: readers who signed up and have no mail yet. */
+export function confirmationsWaiting(outbox: Outbox): string | null {
+  const waiting = outbox.rows({ kind: "confirm", state: "queued" }).filter((row) => row.lastError);
+  if (waiting.length === 0) return null;
+  const latest = waiting.reduce((a, b) => (b.updatedAt > a.updatedAt ? b : a));
+  return `Confirmation mails: ${waiting.length} waiting for the relay, which said: ${latest.lastError}`;
+}
+
 /**
  * Every update's line. `suppressed` (the list's suppressed addresses) adds each send's bounced and complained; null
  * when the list could not be read, which `unread` says why.
@@ -99,6 +108,8 @@ export function updatesStatus(
       ),
     );
     if (unread && outbox) lines.push(`(Bounced and complained not counted: ${unread})`);
+    const waiting = outbox ? confirmationsWaiting(outbox) : null;
+    if (waiting) lines.push(waiting);
     return `${lines.join("\n")}\n`;
   } finally {
     outbox?.close();
