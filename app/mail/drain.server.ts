@@ -106,11 +106,7 @@ export async function drainDue(options: DrainOptions, signal?: AbortSignal): Pro
   const { outbox } = options;
   const breaker = createBreaker();
 
-  // Mails nobody can want any more (their sign-up expired) leave the queue in one statement, not one claim each.
-  for (const kind of kinds) {
-    const lifetime = options.expireAfterMs?.[kind];
-    if (lifetime !== undefined) outbox.dropExpired(kind, now() - lifetime, EXPIRED, now());
-  }
+  await dropExpired(options, kinds, now, signal);
 
   const claim = (): OutboxRow[] => {
     const rows: OutboxRow[] = [];
@@ -190,6 +186,23 @@ export async function drainDue(options: DrainOptions, signal?: AbortSignal): Pro
   // Whatever is still held is decided now; a stop puts it back in the queue.
   await apply(pass.stopped === null ? breaker.end() : breaker.stopped(pass.stopped));
   return pass;
+}
+
+/** Rows of a set-based statement between two turns of the event loop: a few milliseconds of work each. */
+const EXPIRE_CHUNK = 500;
+
+/**
+ * Mails nobody can want any more (their sign-up expired) leave the queue a set at a time, never one claim each, and
+ * the event loop runs between two sets: a week-old flood of any size never holds a request back.
+ */
+async function dropExpired(options: DrainOptions, kinds: MailKind[], now: () => number, signal?: AbortSignal) {
+  for (const kind of kinds) {
+    const lifetime = options.expireAfterMs?.[kind];
+    if (lifetime === undefined) continue;
+    while (!signal?.aborted && options.outbox.dropExpired(kind, now() - lifetime, EXPIRED, EXPIRE_CHUNK, now()) > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
 }
 
 type Attempt =

@@ -104,8 +104,8 @@ export interface Outbox {
   queuedSince(kind: MailKind, since: number, field: FairField, value: string): number;
   /** Like release, but the row goes behind every row due now (the breaker's: other readers are asked first). */
   releaseToBack(id: number, owner: string, error: string, now?: number): void;
-  /** Queued rows of this kind queued at or before `queuedBefore` are skipped with `reason`, in one statement. */
-  dropExpired(kind: MailKind, queuedBefore: number, reason: string, now?: number): number;
+  /** Up to `limit` rows of this kind queued at or before `queuedBefore` are skipped with `reason`, in one statement. */
+  dropExpired(kind: MailKind, queuedBefore: number, reason: string, limit: number, now?: number): number;
   /** The earliest time a queued row of these kinds is due, if any. */
   nextDue(kinds: readonly MailKind[]): number | null;
   /** Erases every row for this address, in any letter case; how many. */
@@ -166,7 +166,7 @@ export function openOutbox(file: string): Outbox {
   // Confirmation mails whose sign-up has expired (its pending reader removed): nobody can confirm with them.
   const expire = db.prepare(
     "update mail_outbox set state = 'skipped', last_error = ?, updated_at = ?, claimed_by = null, lease_until = null" +
-      " where kind = ? and state = 'queued' and created_at <= ?",
+      " where id in (select id from mail_outbox where kind = ? and state = 'queued' and created_at <= ? limit ?)",
   );
   // Past the lease, or held by an owner known dead (null: none).
   const uncertain = db.prepare(
@@ -264,8 +264,8 @@ export function openOutbox(file: string): Outbox {
     sentSince: (kind, since) => (countSentSince.get(kind, since) as { n: number }).n,
     queuedSince: (kind, since, field, value) => (countQueuedSince[field].get(kind, value, since) as { n: number }).n,
     releaseToBack: (id, owner, error, now = Date.now()) => void toBack.run(error, now, id, owner),
-    dropExpired: (kind, queuedBefore, reason, now = Date.now()) =>
-      Number(expire.run(reason, now, kind, queuedBefore).changes),
+    dropExpired: (kind, queuedBefore, reason, limit, now = Date.now()) =>
+      Number(expire.run(reason, now, kind, queuedBefore, limit).changes),
     nextDue(kinds) {
       if (kinds.length === 0) return null;
       const marks = kinds.map(() => "?").join(", ");

@@ -54,6 +54,8 @@ export function startRunner(options: RunnerOptions): Runner {
   const wakers = new Set<() => void>();
 
   const runLane = async (lane: Lane) => {
+    // The server's start-up (its listen) goes first: no lane touches the outbox in the tick that started it.
+    await new Promise((resolve) => setImmediate(resolve));
     const owner = newOwner();
     const pacer = createPacer(lane.ratePerSecond ?? 0, Math.max(1, lane.concurrency ?? 1), now);
     let stops = 0;
