@@ -75,10 +75,11 @@ function otherSkipsOf(outbox: Outbox, name: string): Map<string, number> {
 
 /** Confirmation mails the relay keeps waiting, with its latest words: readers who signed up and have no mail yet. */
 export function confirmationsWaiting(outbox: Outbox): string | null {
-  const waiting = outbox.rows({ kind: "confirm", state: "queued" }).filter((row) => row.lastError);
-  if (waiting.length === 0) return null;
-  const latest = waiting.reduce((a, b) => (b.updatedAt > a.updatedAt ? b : a));
-  return `Confirmation mails: ${waiting.length} waiting for the relay, which said: ${latest.lastError}`;
+  const queued = outbox.rows({ kind: "confirm", state: "queued" });
+  const answered = queued.filter((row) => row.lastError);
+  if (answered.length === 0) return null;
+  const latest = answered.reduce((a, b) => (b.updatedAt > a.updatedAt ? b : a));
+  return `Confirmation mails: ${queued.length} waiting for the relay, which said: ${latest.lastError}`;
 }
 
 /**
