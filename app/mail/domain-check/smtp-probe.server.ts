@@ -7,7 +7,7 @@ export const PROBE_TIMEOUT_MS = 5_000;
 export type ProbeResult = { startTls: boolean; greeting: string } | { error: string };
 
 /** Reads SMTP replies (a reply ends at a line `NNN ` after any `NNN-` lines). */
-function replyReader() {
+export function replyReader() {
   let buffer = "";
   return (chunk: string): string[] | null => {
     buffer += chunk;

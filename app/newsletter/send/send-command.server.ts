@@ -17,7 +17,11 @@ import { sendTestCopy, previewText } from "~/newsletter/send/send-test.server";
 import { CommandError, type ListSource, listToRead, updateToSend } from "~/newsletter/send/update-to-send.server";
 import { SKIP_UNSUBSCRIBED, updateComposer, updatePayload } from "~/newsletter/send/update-composer.server";
 import { env } from "~/utils/env.server";
-import { refuseBeforeItsDay, refuseUnlessServed } from "~/newsletter/send/send-checks.server";
+import {
+  refuseBeforeItsDay,
+  refuseUnlessRelayTakesSender,
+  refuseUnlessServed,
+} from "~/newsletter/send/send-checks.server";
 import { siteUrl } from "~/utils/site-url.server";
 import { challengeToday } from "~/utils/today.server";
 import { maskEmail } from "~/utils/mask-email.server";
@@ -191,6 +195,7 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
   if (settings.mode.kind === "off") {
     throw new CommandError("Mail is off: set SMTP_URL (a relay, or file:///folder to capture) to send an update.");
   }
+  if (settings.mode.kind === "smtp") await refuseUnlessRelayTakesSender(settings.mode.url, settings.from, write);
   const owner = newOwner("send:");
   const outbox = openOutbox(settings.outboxFile);
   const log = outbox.sends;
