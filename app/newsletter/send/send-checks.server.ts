@@ -4,6 +4,7 @@ import { CommandError } from "~/newsletter/send/update-to-send.server";
 import { notBefore } from "~/updates/publication.server";
 import type { Update } from "~/updates/updates.server";
 import { type EnvelopeVerdict, probeEnvelope } from "~/mail/envelope-probe.server";
+import type { DkimPublished } from "~/mail/dkim-published.server";
 
 /** An update dated in the future goes to no reader before its day (Europe/Brussels), as the site hides it till then. */
 export function refuseBeforeItsDay(update: Update, today: string): void {
@@ -84,4 +85,23 @@ export async function refuseUnlessRelayTakesSender(
   if (verdict.kind === "unknown") {
     write(`The relay could not be asked before the send (${verdict.reason}): the send waits for it.\n`);
   }
+}
+
+/**
+ * The DKIM key we sign with is the one published (dkim-published.server.ts): a mismatch stops the command before any
+ * reader is queued, naming the record to publish; DNS that cannot be asked is said, and the send goes on.
+ */
+export async function refuseUnlessDkimPublished(
+  check: () => Promise<DkimPublished>,
+  write: (text: string) => void,
+): Promise<void> {
+  const published = await check();
+  if (published.kind === "mismatch") {
+    throw new CommandError(
+      `The DKIM key is not the one published, so receivers would refuse every mail: ${published.reason}\n` +
+        "No reader was queued or mailed; publish the record (npm run newsletter -- check) and run the command again.",
+      1,
+    );
+  }
+  if (published.kind === "unknown") write(`The DKIM record could not be checked (${published.reason}).\n`);
 }

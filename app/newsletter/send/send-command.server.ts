@@ -1,6 +1,7 @@
 // `npm run newsletter -- send <name> [--test <address>] [--dry-run] [--resend-uncertain]` (scripts/newsletter.mjs):
 // queue one mail per reader in the outbox (once per (update, reader), whatever the number of runs), then send them
 // at the relay's pace, reporting as it goes. Every way it ends leaves the outbox exact: a re-run goes on where it was.
+import path from "node:path";
 import { recipientHook } from "~/newsletter/list/recipient-hook.server";
 import { type DrainOptions, drainUntil, newOwner } from "~/mail/drain.server";
 import { openOutbox, type Outbox } from "~/mail/outbox.server";
@@ -19,9 +20,11 @@ import { SKIP_UNSUBSCRIBED, updateComposer, updatePayload } from "~/newsletter/s
 import { env } from "~/utils/env.server";
 import {
   refuseBeforeItsDay,
+  refuseUnlessDkimPublished,
   refuseUnlessRelayTakesSender,
   refuseUnlessServed,
 } from "~/newsletter/send/send-checks.server";
+import { DKIM_CHECK_FILE_NAME, dkimPublished } from "~/mail/dkim-published.server";
 import { siteUrl } from "~/utils/site-url.server";
 import { challengeToday } from "~/utils/today.server";
 import { maskEmail } from "~/utils/mask-email.server";
@@ -195,7 +198,11 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
   if (settings.mode.kind === "off") {
     throw new CommandError("Mail is off: set SMTP_URL (a relay, or file:///folder to capture) to send an update.");
   }
-  if (settings.mode.kind === "smtp") await refuseUnlessRelayTakesSender(settings.mode.url, settings.from, write);
+  if (settings.mode.kind === "smtp") {
+    await refuseUnlessRelayTakesSender(settings.mode.url, settings.from, write);
+    const dkimFile = path.join(path.dirname(settings.outboxFile), DKIM_CHECK_FILE_NAME);
+    await refuseUnlessDkimPublished(() => dkimPublished(env, dkimFile), write);
+  }
   const owner = newOwner("send:");
   const outbox = openOutbox(settings.outboxFile);
   const log = outbox.sends;
