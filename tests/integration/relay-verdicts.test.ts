@@ -102,4 +102,19 @@ describe("a refusal about the relay", () => {
     setup.relay.refuseEveryone(null);
     await expectEveryoneOnceAfterMending(at("2026-12-04T11:00:00Z"));
   }, 90_000);
+
+  it("a 451 with no enhanced code for everyone, past 72 hours: given up on nobody, suppressed nobody", async () => {
+    await addReaders(setup.dataDir, readers);
+    setup.relay.refuseEveryone(451, "Requested action aborted: try again later");
+    for (const instant of ["2026-12-01T09:00:00Z", "2026-12-04T10:00:00Z"]) {
+      const run = await newsletter(at(instant), ["send", NAME]);
+      expect(run.code, run.stderr).not.toBe(0);
+      expect(run.stderr).toContain("451 Requested action aborted: try again later");
+    }
+    // Past 72 hours the same answer would give the first readers up: the breaker held them, and put them back.
+    expect(outboxRows(setup.dataDir, NAME).map((row) => row.state)).toEqual(readers.map(() => "queued"));
+    await expectNobodySuppressed();
+    setup.relay.refuseEveryone(null);
+    await expectEveryoneOnceAfterMending(at("2026-12-04T11:00:00Z"));
+  }, 90_000);
 });
