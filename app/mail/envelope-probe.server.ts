@@ -83,9 +83,7 @@ export async function probeEnvelope(smtpUrl: string, sender: string, timeoutMs =
   const port = url.port ? Number(url.port) : implicitTls ? 465 : 587;
   // TLS names a server only by its host name (SNI never carries an address).
   const servername = isIP(host) ? undefined : host;
-  let socket: Socket | TLSSocket = implicitTls
-    ? tlsConnect({ host, port, servername })
-    : tcpConnect({ host, port });
+  let socket: Socket | TLSSocket = implicitTls ? tlsConnect({ host, port, servername }) : tcpConnect({ host, port });
   const timer = setTimeout(() => socket.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
   try {
     await opened(socket, implicitTls ? "secureConnect" : "connect");
