@@ -69,8 +69,14 @@ export function startRunner(options: RunnerOptions): Runner {
         else {
           const pass = await drainDue({ ...options, ...lane, owner: turn.owner, pacer }, controller.signal);
           turn.after(pass, controller.signal.aborted);
-          if (pass.stopped) wait = retryDelayMs(++stops);
-          else {
+          if (pass.stopped) {
+            wait = retryDelayMs(++stops);
+            // The breaker's stops have no attempt line of their own: this one says why the lane waits, and how long.
+            warnThrottled(
+              `Mail: the ${lane.kinds.join(" and ")} mails wait ${Math.round(wait / 1000)} s: ${pass.stopped}`,
+              `mail lane ${lane.kinds.join(" ")} paused`,
+            );
+          } else {
             stops = 0;
             const due = options.outbox.nextDue(lane.kinds);
             // Capped rows are due yet held back: look again in a minute, when older sends have left the hour.

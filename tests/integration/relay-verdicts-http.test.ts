@@ -34,6 +34,7 @@ describe("confirmations while the relay refuses the sending", () => {
       expect(await subscribe(server.url, email)).toMatchObject({ message: "Successfully subscribed!" });
     }
     await server.waitForOutput("stopped the sending", 30_000);
+    await server.waitForOutput("Mail: the confirm mails wait 10 s: 554 5.7.1 Relay access denied", 30_000);
     expect(server.output()).toMatch(/554 5\.7\.1 Relay access denied: the relay does not accept mail from this server/);
 
     const count = await subscribers(dataDir, ["count"]);
