@@ -86,6 +86,8 @@ const ACCOUNT_WIDE: AccountWide[] = [
 /** What to fix when the answer is about the whole sending, or null when it may be about one reader. */
 export function accountWideFix(text: string): string | null {
   const code = enhancedCodeOf(text);
+  // A code that names the reader's mailbox wins over words: "Mailbox quota exceeded" is one full inbox, not our quota.
+  if (faultOfCode(code) === "mailbox") return null;
   return ACCOUNT_WIDE.find((rule) => rule.test(text, code))?.fix ?? null;
 }
 

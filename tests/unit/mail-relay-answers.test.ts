@@ -45,6 +45,12 @@ const TABLE: [string, string, Expected][] = [
     "452 4.2.2 The email account that you tried to reach is over quota.",
     { kind: "retry", fault: "mailbox" },
   ],
+  // A full inbox's "quota exceeded" is that reader's, not our account's quota.
+  [
+    "RCPT TO",
+    "552 5.2.2 <ada@example.org>: Recipient address rejected: Mailbox quota exceeded",
+    { kind: "failed", fault: "mailbox" },
+  ],
   // The relay, the account, the sender or the message: never a reader's fault.
   [
     "RCPT TO",
