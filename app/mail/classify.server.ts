@@ -3,22 +3,26 @@
  *
  * - "retry": the relay said "not now" (any 4xx, among them 421, 450, 451, 454 throttling) or could not be reached
  *   (refused, reset, timed out, DNS): the same mail goes again later, with backoff (see retryDelayMs).
- * - "failed": a 5xx about this mail or its recipient (RCPT TO, DATA): not retried; the relay's words are kept.
+ * - "failed": a 5xx about this mail or its recipient (RCPT TO, DATA): not retried; the relay's words are kept, and
+ *   whose fault it is (relay-answer.ts): only a reader's mailbox is ever suppressed for it.
  * - "uncertain": the whole message went to the relay and no answer came (the connection cut after the final dot, or a
  *   stall there until the timeout): the relay may have it, so it is not sent again unless the owner asks.
  * - "stop": a problem with the whole sending, not this mail: the login was refused (530, 534, 535, 538, EAUTH), the
- *   sender was refused (5xx to MAIL FROM), the relay turned us away at the greeting. Sending pauses; no mail counts
- *   as failed.
+ *   sender was refused (5xx to MAIL FROM), the relay turned us away at the greeting, or its words say the account
+ *   may not send (not relaying for us, Amazon SES's sandbox or quota, DMARC, the message's size). Sending pauses; no
+ *   mail counts as failed, and the reason says what to fix.
  */
+import { accountWideFix, answerKind, enhancedCodeOf, type Fault, faultOfCode } from "~/mail/relay-answer";
 import { oneLine } from "~/utils/log.server";
 
 /**
- * `recipient`: the relay refused this recipient (5xx to RCPT or DATA), so the address is suppressed;
- * `relayAnswered`: a 4xx from the relay (not a network failure), which counts towards giving up after 72 hours.
+ * `recipient`: the relay refused this mail at RCPT or DATA; `fault` says whose the refusal is (relay-answer.ts): only
+ * a "mailbox" one suppresses, an "unknown" one is judged by repetition (breaker.server.ts). `relayAnswered`: a 4xx
+ * from the relay (not a network failure). `answer`: the answer's kind, to tell readers refused "the same way".
  */
 export type SmtpVerdict =
-  | { kind: "retry"; reason: string; relayAnswered?: boolean }
-  | { kind: "failed"; reason: string; recipient?: boolean }
+  | { kind: "retry"; reason: string; relayAnswered?: boolean; fault?: Fault; answer?: string }
+  | { kind: "failed"; reason: string; recipient?: boolean; fault?: Fault; answer?: string }
   | { kind: "stop"; reason: string }
   | { kind: "uncertain"; reason: string };
 
@@ -98,11 +102,27 @@ export function classifySmtpError(error: unknown): SmtpVerdict {
   if (SESSION_COMMANDS.has(command) && status !== undefined && status >= 400 && status < 500) {
     return { kind: "retry", reason };
   }
-  if (status !== undefined && status >= 400 && status < 500) return { kind: "retry", reason, relayAnswered: true };
+  if (status !== undefined && status >= 400) {
+    const fix = accountWideFix(reason);
+    // The account's quota, the sandbox, a relay that will not relay: no retry and no other reader does better.
+    if (fix) return { kind: "stop", reason: `${reason}: ${fix}` };
+  }
+  const answer = status === undefined ? undefined : answerKind(status, command, reason);
+  // MAIL FROM and DATA are the relay's answer about the sending and the message, not about one reader's mailbox,
+  // unless its enhanced code says so.
+  const fault = (): Fault => {
+    const named = faultOfCode(enhancedCodeOf(reason));
+    return named === "unknown" && !command.startsWith("RCPT") ? "relay" : named;
+  };
+  if (status !== undefined && status >= 400 && status < 500) {
+    return { kind: "retry", reason, relayAnswered: true, fault: fault(), ...(answer ? { answer } : {}) };
+  }
   // 503 is "bad sequence of commands": a session problem, and a new connection does better.
   if (status === 503) return { kind: "retry", reason };
   if (status !== undefined && status >= 500) {
-    if (command.startsWith("RCPT") || command === "DATA") return { kind: "failed", reason, recipient: true };
+    if (command.startsWith("RCPT") || command === "DATA") {
+      return { kind: "failed", reason, recipient: true, fault: fault(), ...(answer ? { answer } : {}) };
+    }
     // MAIL FROM, the greeting, EHLO, STARTTLS: the relay refuses us, whatever the mail.
     return { kind: "stop", reason };
   }

@@ -11,8 +11,10 @@
  * is classified by classifySmtpError; `record` writes the outcome to the outbox and is the one place an outcome lands.
  *
  * Pacing: `pacer` spaces the starts of sends (from ratePerSecond when none is given; 0: unpaced); `maxPerHour` caps a
- * kind over a rolling hour, the rest waiting in the outbox. A "stop" verdict (refused login or sender) ends the pass
- * with every claimed row released, the attempt not counted, and `stopped` saying why.
+ * kind over a rolling hour, the rest waiting in the outbox. A "stop" verdict (refused login or sender, an account-wide
+ * refusal) ends the pass with every claimed row released, the attempt not counted, and `stopped` saying why; so does
+ * the breaker (breaker.server.ts) when readers in a row are refused the same way. Only a refusal about a reader's
+ * mailbox reaches `onRecipient` as one.
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
@@ -21,8 +23,8 @@ import type { MailKind, Outbox, OutboxRow } from "~/mail/outbox.server";
 import { createPacer, type Pacer, pause } from "~/mail/pacer.server";
 import type { MailMessage, MailTransport } from "~/mail/transport.server";
 import { type RecipientHook, recipientVerdict, tellRecipientHook } from "~/mail/recipient.server";
-import { maskEmail } from "~/utils/mask-email.server";
-import { warnThrottled } from "~/utils/log.server";
+import { type BreakerStep, createBreaker, type Refusal } from "~/mail/breaker.server";
+import { logAttempt, logCapped } from "~/mail/drain-log.server";
 
 export type ComposeResult = { message: MailMessage } | { skip: string };
 export type Composer = (row: OutboxRow) => ComposeResult | Promise<ComposeResult>;
@@ -48,6 +50,8 @@ export interface DrainOptions {
   /** A pacer kept across passes (the command's and the runner's own); made from ratePerSecond otherwise. */
   pacer?: Pacer;
   maxPerHour?: Partial<Record<MailKind, number>>;
+  /** How long a queued mail of a kind stays worth sending (a confirmation: as long as its sign-up stays pending). */
+  expireAfterMs?: Partial<Record<MailKind, number>>;
   /** Called after each attempt (progress bars, tests). */
   onAttempt?: (row: OutboxRow, outcome: MailOutcome, detail: string) => void;
   /** Told when a recipient was refused, given up on, or reached (the list suppresses or counts: recipient.server.ts). */
@@ -69,6 +73,8 @@ export interface DrainPass {
 }
 
 export const DEFAULT_LEASE_MS = 2 * 60_000;
+/** Why an expired mail was skipped, as the outbox keeps it. */
+export const EXPIRED = "its sign-up expired before the mail could go";
 const HOUR_MS = 60 * 60_000;
 
 export const newOwner = (prefix = "") => `${prefix}${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
@@ -98,11 +104,15 @@ export async function drainDue(options: DrainOptions, signal?: AbortSignal): Pro
     capped: false,
   };
   const { outbox } = options;
+  const breaker = createBreaker();
+
+  await dropExpired(options, kinds, now, signal);
 
   const claim = (): OutboxRow[] => {
     const rows: OutboxRow[] = [];
+    const wanted = breaker.room(batch);
     for (const kind of kinds) {
-      let room = batch - rows.length;
+      let room = wanted - rows.length;
       const cap = options.maxPerHour?.[kind];
       if (cap !== undefined) {
         const sentInHour = outbox.sentSince(kind, now() - HOUR_MS);
@@ -120,6 +130,22 @@ export async function drainDue(options: DrainOptions, signal?: AbortSignal): Pro
     return rows;
   };
 
+  const record = (row: OutboxRow, kind: Exclude<MailOutcome, "stopped">, detail: string) => {
+    recordOutcome(outbox, owner, row, kind, detail, now);
+    pass[COUNTED[kind]] += 1;
+    options.onAttempt?.(row, kind, detail);
+  };
+  const apply = async (step: BreakerStep) => {
+    for (const { row, verdict, event } of step.record) {
+      record(row, "failed", verdict.reason);
+      await tellRecipientHook(options.onRecipient, row, event);
+    }
+    if (step.stop === null) return;
+    pass.stopped ??= step.stop;
+    // Behind every other due mail: the next pass asks the relay about other readers first.
+    for (const { row, verdict } of step.release) outbox.releaseToBack(row.id, owner, verdict.reason, now());
+  };
+
   const one = async (row: OutboxRow) => {
     const wait = nextStart();
     if (wait > 0) await pause(wait, signal);
@@ -127,32 +153,65 @@ export async function drainDue(options: DrainOptions, signal?: AbortSignal): Pro
     if (pass.stopped !== null || signal?.aborted) {
       return outbox.release(row.id, owner, "not sent yet", row.nextAttemptAt, now());
     }
-    const outcome = await attempt(options, owner, row, now);
-    // A stop counts as no attempt of this mail: its row went back to the queue as it was.
-    if (outcome.kind === "stopped") pass.stopped ??= outcome.detail;
-    else pass[COUNTED[outcome.kind]] += 1;
+    const result = await attempt(options, row, now);
+    switch (result.kind) {
+      case "sent":
+        record(row, "sent", result.detail);
+        await tellRecipientHook(options.onRecipient, row, { kind: "delivered" });
+        return apply(breaker.delivered());
+      case "refused":
+        return apply(breaker.refused(result.refusal));
+      case "stopped":
+        // A stop counts as no attempt of this mail: its row goes back to the queue as it was.
+        recordOutcome(outbox, owner, row, "stopped", result.detail, now);
+        pass.stopped ??= result.detail;
+        options.onAttempt?.(row, "stopped", result.detail);
+        return;
+      case "retry":
+        record(row, "retry", result.detail);
+        if (result.answer !== undefined) await apply(breaker.deferred(result.answer, result.detail));
+        return;
+      default:
+        return record(row, result.kind, result.detail);
+    }
   };
 
   while (pass.stopped === null && !signal?.aborted) {
+    // Between claims the event loop runs: requests, timers and a shutdown never wait for the whole queue.
+    await new Promise((resolve) => setImmediate(resolve));
     const rows = claim();
     if (rows.length === 0) break;
     await Promise.all(rows.map(one));
   }
+  // Whatever is still held is decided now; a stop puts it back in the queue.
+  await apply(pass.stopped === null ? breaker.end() : breaker.stopped(pass.stopped));
   return pass;
 }
 
-/** One claimed mail: compose, send, classify, record. */
-async function attempt(
-  options: DrainOptions,
-  owner: string,
-  row: OutboxRow,
-  now: () => number,
-): Promise<{ kind: MailOutcome; detail: string }> {
-  const record = (kind: MailOutcome, detail: string) => {
-    recordOutcome(options.outbox, owner, row, kind, detail, now);
-    options.onAttempt?.(row, kind, detail);
-    return { kind, detail };
-  };
+/** Rows of a set-based statement between two turns of the event loop: a few milliseconds of work each. */
+const EXPIRE_CHUNK = 500;
+
+/**
+ * Mails nobody can want any more (their sign-up expired) leave the queue a set at a time, never one claim each, and
+ * the event loop runs between two sets: a week-old flood of any size never holds a request back.
+ */
+async function dropExpired(options: DrainOptions, kinds: MailKind[], now: () => number, signal?: AbortSignal) {
+  for (const kind of kinds) {
+    const lifetime = options.expireAfterMs?.[kind];
+    if (lifetime === undefined) continue;
+    while (!signal?.aborted && options.outbox.dropExpired(kind, now() - lifetime, EXPIRED, EXPIRE_CHUNK, now()) > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
+type Attempt =
+  | { kind: "sent" | "skipped" | "uncertain" | "stopped" | "failed"; detail: string }
+  | { kind: "retry"; detail: string; answer?: string }
+  | { kind: "refused"; refusal: Refusal };
+
+/** One claimed mail: compose, send, classify (the drain records it). */
+async function attempt(options: DrainOptions, row: OutboxRow, now: () => number): Promise<Attempt> {
   let composed: ComposeResult;
   try {
     const composer = options.composers[row.kind];
@@ -162,22 +221,25 @@ async function attempt(
     // A mail that cannot be composed now (its list unreachable) is tried again like a relay's "not now".
     const reason = `could not compose: ${error instanceof Error ? error.message : String(error)}`;
     logAttempt(row, "retry", reason);
-    return record("retry", reason);
+    return { kind: "retry", detail: reason };
   }
-  if ("skip" in composed) return record("skipped", composed.skip);
-  let response: string;
+  if ("skip" in composed) return { kind: "skipped", detail: composed.skip };
   try {
-    response = await options.transport.send(composed.message);
+    return { kind: "sent", detail: await options.transport.send(composed.message) };
   } catch (error) {
     const { verdict, event } = recipientVerdict(classifySmtpError(error), row, now());
     logAttempt(row, verdict.kind, verdict.reason);
-    const result = record(verdict.kind === "stop" ? "stopped" : verdict.kind, verdict.reason);
-    await tellRecipientHook(options.onRecipient, row, event);
-    return result;
+    if (verdict.kind === "failed" && (verdict.recipient || event))
+      return { kind: "refused", refusal: { row, verdict, event } };
+    if (verdict.kind === "stop") return { kind: "stopped", detail: verdict.reason };
+    if (verdict.kind === "retry") {
+      // Only the relay's own "not now" tells how it treats readers; a network failure says nothing about them.
+      return verdict.relayAnswered
+        ? { kind: "retry", detail: verdict.reason, answer: verdict.answer ?? verdict.reason }
+        : { kind: "retry", detail: verdict.reason };
+    }
+    return { kind: verdict.kind, detail: verdict.reason };
   }
-  const result = record("sent", response);
-  await tellRecipientHook(options.onRecipient, row, { kind: "delivered" });
-  return result;
 }
 
 /** Where every outcome lands: the row's new state in the outbox, with the relay's words. */
@@ -203,32 +265,6 @@ function recordOutcome(
     case "stopped":
       return outbox.release(row.id, owner, detail, now(), now());
   }
-}
-
-/** One line per failed attempt, identical kinds of trouble rate-limited; the address masked, never a secret. */
-function logAttempt(row: OutboxRow, verdict: string, reason: string) {
-  const what =
-    verdict === "retry"
-      ? "will be retried"
-      : verdict === "failed"
-        ? "failed"
-        : verdict === "uncertain"
-          ? "may have arrived (uncertain, not sent again)"
-          : "stopped the sending";
-  warnThrottled(
-    `Mail: the ${row.kind} mail to ${maskEmail(row.recipient)} ${what} (attempt ${row.attempts + 1}): ${reason}`,
-    `mail ${row.kind} ${verdict}`,
-  );
-}
-
-/** One line (throttled) while the hourly cap holds mails back: how many wait, and how many went in the hour. */
-function logCapped(outbox: Outbox, kind: MailKind, cap: number, sentInHour: number) {
-  const waiting = outbox.counts({ kind }).queued;
-  warnThrottled(
-    `Mail: the hourly cap holds ${waiting} ${kind} mail(s) back: ${sentInHour} sent in the last hour, at most ${cap} ` +
-      "(MAIL_MAX_PER_HOUR).",
-    `mail ${kind} hourly cap`,
-  );
 }
 
 export type DrainResult = { kind: "done" } | { kind: "stopped"; reason: string } | { kind: "interrupted" };

@@ -18,6 +18,7 @@ export interface OutboxRow {
   sentAt: number | null;
   claimedBy: string | null;
   leaseUntil: number | null;
+  claimKey: number;
 }
 
 export interface RowFilter {
@@ -27,7 +28,7 @@ export interface RowFilter {
   recipient?: string;
 }
 
-export const SCHEMA = `
+export const TABLE = `
   create table if not exists mail_outbox (
     id integer primary key,
     kind text not null check (kind in ('confirm', 'update', 'welcome')),
@@ -43,13 +44,38 @@ export const SCHEMA = `
     updated_at integer not null,
     sent_at integer,
     claimed_by text,
-    lease_until integer
+    lease_until integer,
+    claim_key integer
   );
+`;
+
+/**
+ * Every question the engine asks on its path is one index range, so no claim, count or sweep reads the whole queue:
+ * `claim_key` is a row's place in line (claim-order.server.ts), kept at or after its next attempt.
+ */
+export const INDEXES = `
   create index if not exists mail_outbox_due on mail_outbox (state, next_attempt_at);
   create unique index if not exists mail_outbox_once on mail_outbox (kind, ref, lower(recipient)) where ref is not null;
   create index if not exists mail_outbox_recipient on mail_outbox (lower(recipient));
   create index if not exists mail_outbox_created on mail_outbox (kind, created_at);
+  create index if not exists mail_outbox_line on mail_outbox (kind, state, claim_key);
+  create index if not exists mail_outbox_kind_due on mail_outbox (kind, state, next_attempt_at);
+  create index if not exists mail_outbox_kind_age on mail_outbox (kind, state, created_at);
+  create index if not exists mail_outbox_kind_sent on mail_outbox (kind, state, sent_at);
+  create index if not exists mail_outbox_mailbox on mail_outbox (kind, json_extract(payload, '$.mailbox'), created_at);
+  create index if not exists mail_outbox_visitor on mail_outbox (kind, json_extract(payload, '$.visitor'), created_at);
+  create index if not exists mail_outbox_network on mail_outbox (kind, json_extract(payload, '$.network'), created_at);
 `;
+
+/** A file made before rows had a place in line: the column, filled with each row's next attempt. */
+export const ADD_CLAIM_KEY = `
+  alter table mail_outbox add column claim_key integer;
+  update mail_outbox set claim_key = next_attempt_at;
+`;
+
+/** Whether the table lacks the claim_key column (its schema text, from sqlite_master). */
+export const lacksClaimKey = (tableSql: string | undefined): boolean =>
+  tableSql !== undefined && !tableSql.includes("claim_key");
 
 export interface RawRow {
   id: number;
@@ -66,6 +92,7 @@ export interface RawRow {
   sent_at: number | null;
   claimed_by: string | null;
   lease_until: number | null;
+  claim_key: number | null;
 }
 
 export const toRow = (raw: RawRow): OutboxRow => ({
@@ -83,6 +110,7 @@ export const toRow = (raw: RawRow): OutboxRow => ({
   sentAt: raw.sent_at,
   claimedBy: raw.claimed_by,
   leaseUntil: raw.lease_until,
+  claimKey: raw.claim_key ?? raw.next_attempt_at,
 });
 
 /** A where clause (and its values) for a filter; every value is bound, never spliced. */
@@ -107,8 +135,12 @@ export const WIDEN_KINDS = `
   drop index if exists mail_outbox_due;
   drop index if exists mail_outbox_once;
   drop index if exists mail_outbox_recipient;
-  ${SCHEMA}
-  insert into mail_outbox select * from mail_outbox_before_welcome;
+  drop index if exists mail_outbox_created;
+  ${TABLE}
+  insert into mail_outbox (id, kind, recipient, ref, payload, state, attempts, next_attempt_at, last_error, created_at,
+    updated_at, sent_at, claimed_by, lease_until, claim_key)
+  select id, kind, recipient, ref, payload, state, attempts, next_attempt_at, last_error, created_at, updated_at,
+    sent_at, claimed_by, lease_until, next_attempt_at from mail_outbox_before_welcome;
   drop table mail_outbox_before_welcome;
 `;
 

@@ -21,8 +21,9 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import {
+  addStoppedColumn,
   importOldSendLog,
   OLD_SEND_LOG_FILE_NAME,
   SEND_LOG_SCHEMA,
@@ -35,9 +36,12 @@ import {
   type OutboxRow,
   type OutboxState,
   type RawRow,
+  ADD_CLAIM_KEY,
+  INDEXES,
+  lacksClaimKey,
   refusesWelcome,
   type RowFilter,
-  SCHEMA,
+  TABLE,
   toRow,
   where,
   WIDEN_KINDS,
@@ -55,7 +59,13 @@ export interface NewMail {
   payload?: Record<string, unknown>;
   /** Not before this time (default: now). */
   notBefore?: number;
+  /** Its place in line among the due rows of its kind (default: when it is due): see claim-order.server.ts. */
+  placeInLine?: number;
 }
+
+/** The payload fields the fair limits count by (each has its index). */
+export const FAIR_FIELDS = ["mailbox", "visitor", "network"] as const;
+export type FairField = (typeof FAIR_FIELDS)[number];
 
 export interface Outbox {
   readonly file: string;
@@ -91,7 +101,11 @@ export interface Outbox {
   /** Mails of this kind sent since `since`, and rows of it now 'sending' (for the hourly cap). */
   sentSince(kind: MailKind, since: number): number;
   /** Rows of this kind queued after `since`, in any state, whose payload holds `value` at `field` (the fair limits). */
-  queuedSince(kind: MailKind, since: number, field: string, value: string): number;
+  queuedSince(kind: MailKind, since: number, field: FairField, value: string): number;
+  /** Like release, but the row goes behind every row due now (the breaker's: other readers are asked first). */
+  releaseToBack(id: number, owner: string, error: string, now?: number): void;
+  /** Up to `limit` rows of this kind queued at or before `queuedBefore` are skipped with `reason`, in one statement. */
+  dropExpired(kind: MailKind, queuedBefore: number, reason: string, limit: number, now?: number): number;
   /** The earliest time a queued row of these kinds is due, if any. */
   nextDue(kinds: readonly MailKind[]): number | null;
   /** Erases every row for this address, in any letter case; how many. */
@@ -106,20 +120,25 @@ export function openOutbox(file: string): Outbox {
   db.exec("pragma journal_mode = wal");
   // Only a claim must reach the disk before its mail leaves (claim syncs it): see docs/decisions/018-sending-updates.md.
   db.exec("pragma synchronous = normal");
-  db.exec(SCHEMA);
+  db.exec(TABLE);
   // Looked at inside the write transaction: of two processes opening an old file at once, one widens it.
   const tableSql = () =>
     (
       db.prepare("select sql from sqlite_master where type = 'table' and name = 'mail_outbox'").get() as
         { sql: string } | undefined
     )?.sql;
-  transaction(db, () => (refusesWelcome(tableSql()) ? db.exec(WIDEN_KINDS) : undefined));
+  transaction(db, () => {
+    if (refusesWelcome(tableSql())) db.exec(WIDEN_KINDS);
+    if (lacksClaimKey(tableSql())) db.exec(ADD_CLAIM_KEY);
+    db.exec(INDEXES);
+  });
   db.exec(SEND_LOG_SCHEMA);
+  addStoppedColumn(db);
   importOldSendLog(db, path.join(path.dirname(file), OLD_SEND_LOG_FILE_NAME));
 
   const insert = db.prepare(
-    "insert into mail_outbox (kind, recipient, ref, payload, next_attempt_at, created_at, updated_at) " +
-      "values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing",
+    "insert into mail_outbox (kind, recipient, ref, payload, next_attempt_at, created_at, updated_at, claim_key) " +
+      "values (?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing",
   );
   // sent_at is set only by a delivery: a failure keeps whatever it held (nothing, for a row never sent).
   const finish = (state: OutboxState) =>
@@ -132,9 +151,22 @@ export function openOutbox(file: string): Outbox {
   const failed = finish("failed");
   const skipped = finish("skipped");
   const handedOver = finish("uncertain");
+  // A row never waits in line ahead of its own next attempt: claim_key stays at or after next_attempt_at.
   const retry = db.prepare(
-    "update mail_outbox set state = 'queued', attempts = attempts + ?, last_error = ?, next_attempt_at = ?," +
-      " updated_at = ?, claimed_by = null, lease_until = null where id = ? and state = 'sending' and claimed_by = ?",
+    "update mail_outbox set state = 'queued', attempts = attempts + ?1, last_error = ?2, next_attempt_at = ?3," +
+      " claim_key = max(coalesce(claim_key, 0), ?3), updated_at = ?4, claimed_by = null, lease_until = null" +
+      " where id = ?5 and state = 'sending' and claimed_by = ?6",
+  );
+  // Behind every row due now, for the breaker: the next pass asks the relay about other readers first.
+  const toBack = db.prepare(
+    "update mail_outbox set state = 'queued', last_error = ?1, next_attempt_at = ?2," +
+      " claim_key = max(coalesce(claim_key, 0), ?2) + 1, updated_at = ?2, claimed_by = null, lease_until = null" +
+      " where id = ?3 and state = 'sending' and claimed_by = ?4",
+  );
+  // Confirmation mails whose sign-up has expired (its pending reader removed): nobody can confirm with them.
+  const expire = db.prepare(
+    "update mail_outbox set state = 'skipped', last_error = ?, updated_at = ?, claimed_by = null, lease_until = null" +
+      " where id in (select id from mail_outbox where kind = ? and state = 'queued' and created_at <= ? limit ?)",
   );
   // Past the lease, or held by an owner known dead (null: none).
   const uncertain = db.prepare(
@@ -144,21 +176,31 @@ export function openOutbox(file: string): Outbox {
 
   // Both run on a sign-up's request path (the hourly cap and the fair limits), so they are prepared once.
   const countSentSince = db.prepare(
-    "select count(*) as n from mail_outbox where kind = ? and ((state = 'sent' and sent_at >= ?) or state = 'sending')",
+    "select (select count(*) from mail_outbox where kind = ?1 and state = 'sent' and sent_at >= ?2) + " +
+      "(select count(*) from mail_outbox where kind = ?1 and state = 'sending') as n",
   );
-  const countQueuedSince = db.prepare(
-    "select count(*) as n from mail_outbox where kind = ? and created_at > ? and json_extract(payload, ?) = ?",
-  );
+  // One statement per field, each the expression of its index (outbox-table.server.ts).
+  const countQueuedSince = Object.fromEntries(
+    FAIR_FIELDS.map((field) => [
+      field,
+      db.prepare(
+        `select count(*) as n from mail_outbox where kind = ? and json_extract(payload, '$.${field}') = ? ` +
+          "and created_at > ?",
+      ),
+    ]),
+  ) as Record<FairField, StatementSync>;
 
   const enqueueOne = (mail: NewMail, now: number): number | null => {
+    const due = mail.notBefore ?? now;
     const result = insert.run(
       mail.kind,
       mail.recipient,
       mail.ref ?? null,
       JSON.stringify(mail.payload ?? {}),
-      mail.notBefore ?? now,
+      due,
       now,
       now,
+      Math.max(due, mail.placeInLine ?? due),
     );
     return result.changes > 0 ? Number(result.lastInsertRowid) : null;
   };
@@ -220,8 +262,10 @@ export function openOutbox(file: string): Outbox {
       );
     },
     sentSince: (kind, since) => (countSentSince.get(kind, since) as { n: number }).n,
-    queuedSince: (kind, since, field, value) =>
-      (countQueuedSince.get(kind, since, `$.${field}`, value) as { n: number }).n,
+    queuedSince: (kind, since, field, value) => (countQueuedSince[field].get(kind, value, since) as { n: number }).n,
+    releaseToBack: (id, owner, error, now = Date.now()) => void toBack.run(error, now, id, owner),
+    dropExpired: (kind, queuedBefore, reason, limit, now = Date.now()) =>
+      Number(expire.run(reason, now, kind, queuedBefore, limit).changes),
     nextDue(kinds) {
       if (kinds.length === 0) return null;
       const marks = kinds.map(() => "?").join(", ");

@@ -1,7 +1,9 @@
 /**
  * What one attempt's verdict means for its recipient, apart from the outbox (pure, but for the hook's call): a 5xx to
- * RCPT or DATA is the address refused for good; a 4xx still coming 72 hours after the mail was queued is given up and
- * counts as a soft bounce; a mail handed over resets the reader's soft bounces. The engine knows no list: the
+ * RCPT or DATA about the reader's mailbox is the address refused for good; a 4xx still coming 72 hours after the mail
+ * was queued is given up and counts as a soft bounce, unless the answer names the relay (a relay busy for days is
+ * nobody's mailbox); a mail handed over resets the reader's soft bounces. A refusal with no enhanced code may be the
+ * relay's as well: the engine's breaker (breaker.server.ts) holds its event until repetition tells. The engine knows no list: the
  * composition root hands in `onRecipient`, which suppresses or counts (app/newsletter/list/recipient-hook.server.ts).
  */
 import type { SmtpVerdict } from "~/mail/classify.server";
@@ -28,11 +30,23 @@ export function recipientVerdict(
   now: number,
 ): { verdict: SmtpVerdict; event: RecipientEvent | null } {
   if (verdict.kind === "failed" && verdict.recipient) {
+    if (verdict.fault === "relay") return { verdict, event: null };
     return { verdict, event: { kind: "refused", reason: verdict.reason } };
   }
-  if (verdict.kind === "retry" && verdict.relayAnswered && now - row.createdAt >= GIVE_UP_AFTER_MS) {
+  if (
+    verdict.kind === "retry" &&
+    verdict.relayAnswered &&
+    verdict.fault !== "relay" &&
+    now - row.createdAt >= GIVE_UP_AFTER_MS
+  ) {
     const reason = `${verdict.reason} (gave up after 72 hours)`;
-    return { verdict: { kind: "failed", reason }, event: { kind: "gave-up", reason: verdict.reason } };
+    const failed: SmtpVerdict = {
+      kind: "failed",
+      reason,
+      ...(verdict.fault ? { fault: verdict.fault } : {}),
+      ...(verdict.answer ? { answer: verdict.answer } : {}),
+    };
+    return { verdict: failed, event: { kind: "gave-up", reason: verdict.reason } };
   }
   return { verdict, event: null };
 }

@@ -40,7 +40,7 @@ export interface Runner {
 
 export interface RunnerOptions extends Pick<
   DrainOptions,
-  "outbox" | "transport" | "composers" | "now" | "onAttempt" | "onRecipient"
+  "outbox" | "transport" | "composers" | "now" | "onAttempt" | "onRecipient" | "expireAfterMs"
 > {
   lanes: Lane[];
   /** The longest wait between passes (default 30 s). */
@@ -54,6 +54,8 @@ export function startRunner(options: RunnerOptions): Runner {
   const wakers = new Set<() => void>();
 
   const runLane = async (lane: Lane) => {
+    // The server's start-up (its listen) goes first: no lane touches the outbox in the tick that started it.
+    await new Promise((resolve) => setImmediate(resolve));
     const owner = newOwner();
     const pacer = createPacer(lane.ratePerSecond ?? 0, Math.max(1, lane.concurrency ?? 1), now);
     let stops = 0;
@@ -67,8 +69,14 @@ export function startRunner(options: RunnerOptions): Runner {
         else {
           const pass = await drainDue({ ...options, ...lane, owner: turn.owner, pacer }, controller.signal);
           turn.after(pass, controller.signal.aborted);
-          if (pass.stopped) wait = retryDelayMs(++stops);
-          else {
+          if (pass.stopped) {
+            wait = retryDelayMs(++stops);
+            // The breaker's stops have no attempt line of their own: this one says why the lane waits, and how long.
+            warnThrottled(
+              `Mail: the ${lane.kinds.join(" and ")} mails wait ${Math.round(wait / 1000)} s: ${pass.stopped}`,
+              `mail lane ${lane.kinds.join(" ")} paused`,
+            );
+          } else {
             stops = 0;
             const due = options.outbox.nextDue(lane.kinds);
             // Capped rows are due yet held back: look again in a minute, when older sends have left the hour.

@@ -23,6 +23,8 @@ export interface SendRecord {
   finishedAt: number | null;
   /** The owner stopped it (Ctrl-C): the web server leaves it alone until the command runs again. */
   paused: boolean;
+  /** Why the relay stopped it last, with what to fix, until a run goes on or it ends. */
+  stopped: string | null;
 }
 
 export type LockResult =
@@ -52,6 +54,8 @@ export interface SendLog {
   release(owner: string, end: { finished: boolean; paused?: boolean }, now?: number): void;
   /** Notes that the update's send ended after its sender gave the lock back (its retries came through). */
   markFinished(update: string, now?: number): void;
+  /** Notes that the relay stopped the update's send, and why (what `status` says until a run goes on). */
+  noteStopped(update: string, reason: string): void;
   /** The lock's holder if that process still runs. */
   liveHolder(): LockHolder | null;
   records(): SendRecord[];
@@ -63,8 +67,14 @@ export const SEND_LOG_SCHEMA = `
     update_name text not null, since integer not null);
   create table if not exists update_sends (
     update_name text primary key, started_at integer not null, finished_at integer,
-    paused integer not null default 0);
+    paused integer not null default 0, stopped text);
 `;
+
+/** A file made before a send's stop was noted: the column, empty. */
+export function addStoppedColumn(db: DatabaseSync) {
+  const columns = db.prepare("select name from pragma_table_info('update_sends')").all() as { name: string }[];
+  if (!columns.some((column) => column.name === "stopped")) db.exec("alter table update_sends add column stopped text");
+}
 
 /** The records of an older version's own file come along (the lock does not: its sender is gone by now). */
 export function importOldSendLog(db: DatabaseSync, oldFile: string) {
@@ -72,7 +82,12 @@ export function importOldSendLog(db: DatabaseSync, oldFile: string) {
   db.prepare("attach database ? as old").run(oldFile);
   try {
     const tables = db.prepare("select name from old.sqlite_schema where name = 'update_sends'").all();
-    if (tables.length > 0) db.exec("insert or ignore into main.update_sends select * from old.update_sends");
+    if (tables.length > 0) {
+      db.exec(
+        "insert or ignore into main.update_sends (update_name, started_at, finished_at, paused) " +
+          "select update_name, started_at, finished_at, paused from old.update_sends",
+      );
+    }
   } finally {
     db.exec("detach database old");
   }
@@ -101,8 +116,8 @@ export function sendLogOn(db: DatabaseSync): SendLog {
           now,
         );
         db.prepare(
-          "insert into update_sends values (?, ?, null, 0) " +
-            "on conflict (update_name) do update set finished_at = null, paused = 0",
+          "insert into update_sends (update_name, started_at, finished_at, paused) values (?, ?, null, 0) " +
+            "on conflict (update_name) do update set finished_at = null, paused = 0, stopped = null",
         ).run(update, now);
         db.exec("commit");
         return { kind: "taken", previous };
@@ -122,7 +137,13 @@ export function sendLogOn(db: DatabaseSync): SendLog {
       db.prepare("delete from send_lock where id = 1 and owner = ?").run(owner);
     },
     markFinished(update, now = Date.now()) {
-      db.prepare("update update_sends set finished_at = ?, paused = 0 where update_name = ?").run(now, update);
+      db.prepare("update update_sends set finished_at = ?, paused = 0, stopped = null where update_name = ?").run(
+        now,
+        update,
+      );
+    },
+    noteStopped(update, reason) {
+      db.prepare("update update_sends set stopped = ? where update_name = ?").run(reason, update);
     },
     liveHolder() {
       const holder = holderOf();
@@ -135,12 +156,14 @@ export function sendLogOn(db: DatabaseSync): SendLog {
           started_at: number;
           finished_at: number | null;
           paused: number;
+          stopped: string | null;
         }[]
       ).map((row) => ({
         update: row.update_name,
         startedAt: row.started_at,
         finishedAt: row.finished_at,
         paused: row.paused === 1,
+        stopped: row.stopped,
       })),
   };
 }

@@ -28,6 +28,7 @@ import { allUpdates } from "~/updates/updates.server";
 import { backupDirectory, env } from "~/utils/env.server";
 import { type ConfirmationGate, confirmationGate } from "~/newsletter/sign-up/fair-confirmations.server";
 import { CONFIRMATION_LIMITS } from "~/newsletter/sign-up/confirmation-limits";
+import { PENDING_FOR_MS } from "~/newsletter/list/sqlite/double-opt-in.server";
 
 /** Where no outbox is open (the owner's tools): every mail fits, and none is queued. */
 const NO_CONFIRMATIONS: ConfirmationGate = { room: () => ({ fits: true }), queue: () => false, logHeld: () => {} };
@@ -148,11 +149,16 @@ export function startServices(): Services {
       welcome: welcomeComposer(mail.from, list, welcomeFile),
     },
     onRecipient: recipientHook(list),
+    expireAfterMs: { confirm: PENDING_FOR_MS },
     lanes,
   });
   const gate = confirmationGate(outbox, {
     ...CONFIRMATION_LIMITS,
     perVisitor: env.CONFIRM_MAILS_PER_VISITOR || Infinity,
+    // A network holds many visitors: twice a visitor's share, and no limit when visitors have none.
+    perNetwork: env.CONFIRM_MAILS_PER_VISITOR
+      ? Math.max(CONFIRMATION_LIMITS.perNetwork, 2 * env.CONFIRM_MAILS_PER_VISITOR)
+      : Infinity,
   });
   built.confirmations = {
     ...gate,

@@ -1,7 +1,8 @@
 /**
  * Fair confirmations through the production server over HTTP, with a real SMTP server on loopback (issue 39): a flood
  * of sign-ups in every spelling of one Gmail address, from a handful of visitors behind a trusted proxy, puts at most 3
- * mails in that inbox, and a real reader who signs up during the flood gets their confirmation within a minute. Needs
+ * mails in that inbox, and a real reader who signs up during the flood gets their confirmation within a minute; 150
+ * visitors, each a /64 of one /48, take only that network's share, and a reader from elsewhere is next in line. Needs
  * `npm run build` first (`npm test` does it).
  */
 import path from "node:path";
@@ -9,6 +10,7 @@ import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
 import { mailboxKey } from "~/newsletter/sign-up/mailbox-key";
+import { CONFIRMATION_LIMITS } from "~/newsletter/sign-up/confirmation-limits";
 import { getHome, postForm, storedEmails } from "../support/newsletter/http";
 import { inPool, serverHarness, type ServerProcess } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
@@ -181,4 +183,60 @@ describe("a flood of sign-ups against one mailbox", () => {
     const count = await subscribers(dataDir, ["count"]);
     expect(count.stderr).toContain("confirmation mails: 2 waiting, 2 sent");
   }, 60_000);
+
+  it("holds one /48 to its share, and a reader from another network is next in line after 150 /64s of it", async () => {
+    const dataDir = harness.scratchDir();
+    const server = await start(dataDir);
+    const flood = Array.from({ length: 150 }, (_, n) => `net${n}@example.com`);
+    const floodStarted = Date.now();
+    const toasts = await inPool(flood, 8, (email) =>
+      signUpVia(server, email, `2001:db8:5:${flood.indexOf(email).toString(16)}::1`),
+    );
+    const floodSeconds = (Date.now() - floodStarted) / 1000;
+    expect(toasts.every((toast) => toast?.message === SUBSCRIBED_TOAST.message)).toBe(true);
+    const askedAt = Date.now();
+    expect(await signUpVia(server, "elsewhere@example.org", "198.51.100.77")).toMatchObject({ type: "success" });
+
+    // The network's share of the hour: the rest of its sign-ups stored nothing and queued nothing.
+    const lines = placesInLine(dataDir);
+    const fromFlood = lines.filter((row) => row.recipient.startsWith("net"));
+    expect(fromFlood).toHaveLength(CONFIRMATION_LIMITS.perNetwork);
+    // In line, the reader comes after only the flood's mails queued more than a minute before: the order itself, so
+    // the test never waits a real minute for a relay that would be slower than this one.
+    const reader = lines.find((row) => row.recipient === "elsewhere@example.org")!;
+    const ahead = fromFlood.filter((row) => row.claimKey < reader.claimKey).length;
+    expect(ahead).toBeLessThanOrEqual(1 + Math.floor(floodSeconds / 60));
+
+    const mail = await waitForMailTo("elsewhere@example.org");
+    const seconds = (mail.at - askedAt) / 1000;
+    console.info(
+      `150 /64s of one /48: ${fromFlood.length} queued, ${ahead} ahead of the other network's reader, whose mail came ` +
+        `in ${seconds.toFixed(2)} s`,
+    );
+    expect(seconds).toBeLessThan(60);
+    expect(server.output()).toMatch(/the network 2001:db8:5::\/48 had 20 in 1 h, at most 20/);
+  }, 120_000);
 });
+
+/** Every confirmation row's place in line (claim-order.server.ts), read beside the running server. */
+function placesInLine(dataDir: string): { recipient: string; claimKey: number }[] {
+  const db = new DatabaseSync(path.join(dataDir, "mail-outbox.sqlite"), { readOnly: true });
+  try {
+    return db
+      .prepare("select recipient, claim_key as claimKey from mail_outbox where kind = 'confirm' order by id")
+      .all() as { recipient: string; claimKey: number }[];
+  } finally {
+    db.close();
+  }
+}
+
+/** The first mail the relay received for `address`, waiting on the relay's arrivals (at most a minute). */
+async function waitForMailTo(address: string) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const found = relay.mails.find((mail) => mail.envelopeTo[0] === address);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no mail for ${address} within a minute`);
+    await relay.waitForMails(relay.mails.length + 1, Math.max(1, deadline - Date.now())).catch(() => {});
+  }
+}

@@ -5,13 +5,15 @@
  * a key that does not parse stops the command naming its variable, and `check` runs from the command line.
  */
 import { generateKeyPairSync } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { Resolver } from "node:dns/promises";
 import { authenticate } from "mailauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dkimRecordFor } from "~/mail/domain-check/dkim-record";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server";
 import { subscribe } from "../support/newsletter/http";
-import { addReaders, FROM, newsletter } from "../support/newsletter/cli";
+import { addReaders, FROM, newsletter, writeUpdate } from "../support/newsletter/cli";
 import { sendSetupPerTest } from "../support/newsletter/send-setup";
 import { serverHarness } from "../support/production-server";
 import { type ReceivedMail, startSmtpServer } from "../support/smtp-server";
@@ -65,8 +67,9 @@ const headerOf = (raw: string) => raw.slice(0, raw.search(/\r?\n\r?\n/)).split(/
 describe("mail that receivers authenticate", () => {
   it("an update: DKIM pass covering both List-Unsubscribe fields, the link on one line, Reply-To the owner", async () => {
     const [reader] = await addReaders(setup.dataDir, ["reader@example.org"]);
-    const run = await newsletter(setup.env(signing), ["send", NAME]);
-    expect(run.code).toBe(0);
+    const run = await newsletter(setup.env({ ...signing, DNS_RESOLVER: dns.address }), ["send", NAME]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain("DKIM");
     const [mail] = await setup.relay.waitForMails(1);
     const link = `https://example.com/unsubscribe?token=${reader!.unsubscribeToken}`;
     expect(headerOf(mail!.raw)).toContain(`List-Unsubscribe: <${link}>`);
@@ -148,4 +151,37 @@ describe("mail that receivers authenticate", () => {
       await relay.close();
     }
   });
+
+  it("send refuses a key that is not the one published, before any reader, and remembers a match for a day", async () => {
+    await addReaders(setup.dataDir, ["reader@example.org"]);
+    const other = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
+    const wrong = {
+      ...signing,
+      DNS_RESOLVER: dns.address,
+      DKIM_PRIVATE_KEY: other.export({ type: "pkcs8", format: "pem" }).toString(),
+    };
+    const refused = await newsletter(setup.env(wrong), ["send", NAME]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "The DKIM key is not the one published, so receivers would refuse every mail: the key published at " +
+        "s2026._domainkey.mail.example.net is not the public half of DKIM_PRIVATE_KEY",
+    );
+    expect(refused.stderr).toContain(dkimRecordFor(other));
+    expect(setup.relay.mails).toHaveLength(0);
+    expect(existsSync(path.join(setup.dataDir, "dkim-check.json"))).toBe(false);
+
+    const sent = await newsletter(setup.env({ ...signing, DNS_RESOLVER: dns.address }), ["send", NAME]);
+    expect(sent.code, sent.stderr).toBe(0);
+    const remembered = JSON.parse(readFileSync(path.join(setup.dataDir, "dkim-check.json"), "utf8")) as object;
+    expect(Object.keys(remembered).sort()).toEqual(["digest", "matchedAt"]);
+    expect(JSON.stringify(remembered)).not.toContain(PEM.split("\n")[2]);
+    // Within the day the match is remembered: a DNS server that answers nothing is not even asked.
+    writeUpdate(setup.updatesDir, "2026-11-21-second", { title: "Second" });
+    const again = await newsletter(setup.env({ ...signing, DNS_RESOLVER: "127.0.0.1:9" }), [
+      "send",
+      "2026-11-21-second",
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain("DKIM");
+  }, 60_000);
 });

@@ -116,33 +116,34 @@ describe("npm run newsletter -- send", () => {
     expect(failed.map((row) => [row.recipient, row.attempts])).toEqual([["reader2@example.org", 1]]);
   });
 
-  it("stops at once on a refused login, with the relay's message, and records nothing as sent", async () => {
+  it("refuses before it starts on a refused login, with the relay's message, and queues nothing", async () => {
     await addReaders(setup.dataDir, readers(3));
     setup.relay.refuseAuth(true);
     const env = sendEnv(setup.dataDir, setup.updatesDir, setup.relay.url("owner", "wrong password"));
     const run = await newsletter(env, ["send", NAME]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("The send stopped: 535 5.7.8 Authentication credentials invalid");
+    expect(run.stderr).toContain(
+      "The relay refuses the sending before any mail (asked with MAIL FROM, nothing sent): 535 5.7.8 " +
+        "Authentication credentials invalid",
+    );
     expect(run.stderr).not.toContain("wrong password");
     expect(setup.relay.mails).toHaveLength(0);
-    expect(outboxRows(setup.dataDir, NAME).map((row) => [row.state, row.attempts])).toEqual([
-      ["queued", 0],
-      ["queued", 0],
-      ["queued", 0],
-    ]);
+    expect(outboxRows(setup.dataDir, NAME)).toEqual([]);
     // The password fixed: the same command goes on, and each reader gets the mail once.
     setup.relay.refuseAuth(false);
     expect((await newsletter(env, ["send", NAME])).code).toBe(0);
     expect([...perRecipient(setup.relay.mails).values()]).toEqual([1, 1, 1]);
   });
 
-  it("stops on a refused sender (a wrong MAIL_FROM) the same way", async () => {
+  it("refuses on a refused sender (a wrong MAIL_FROM) the same way", async () => {
     await addReaders(setup.dataDir, readers(2));
     setup.relay.refuseSender(true);
     const run = await newsletter(setup.env(), ["send", NAME]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("The send stopped: 553 5.7.1 Sender address rejected");
-    expect(outboxRows(setup.dataDir, NAME).every((row) => row.state === "queued")).toBe(true);
+    expect(run.stderr).toContain(
+      "before any mail (asked with MAIL FROM, nothing sent): 553 5.7.1 Sender address rejected",
+    );
+    expect(outboxRows(setup.dataDir, NAME)).toEqual([]);
   });
 
   it("refuses a draft except as a test copy, which goes to one address, marked, and records nothing", async () => {

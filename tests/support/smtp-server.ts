@@ -8,6 +8,9 @@
  *   refuseAuth(true)       every login is refused with 535
  *   refuseSender(true)     MAIL FROM is refused with 553
  *   refuseGreeting(code)   every connection is greeted with this code (421: busy, try later) and closed; null ends it
+ *   refuseEveryone(c, t)   every RCPT TO is answered with this code and text (a relay that will not relay); null ends it
+ *   refuseData(c, t)       every message is answered with this code and text after its final dot (Amazon SES's
+ *                          sandbox, a size limit); null ends it
  *   down() / up()          stop listening (connections refused) and listen again on the same port
  *   cutAfterData(a, n)     the next n mails to that address are received whole, then the connection is cut before the
  *                          answer to the final dot (the relay has the mail, the client never hears so)
@@ -50,6 +53,8 @@ export interface TestSmtpServer {
   refuseAuth(on: boolean): void;
   refuseSender(on: boolean): void;
   refuseGreeting(code: number | null, text?: string): void;
+  refuseEveryone(code: number | null, text?: string): void;
+  refuseData(code: number | null, text?: string): void;
   down(): Promise<void>;
   /** Stops answering without refusing: the port accepts connections and says nothing (or only its greeting). */
   stall(afterGreeting?: boolean): Promise<void>;
@@ -77,6 +82,8 @@ export async function startSmtpServer(
   let authRefused = false;
   let senderRefused = false;
   let greetingRefused: { code: number; text: string } | null = null;
+  let everyoneRefused: { code: number; text: string } | null = null;
+  let dataRefused: { code: number; text: string } | null = null;
   let waiters: (() => void)[] = [];
   const afterData = new Map<string, { count: number; how: "cut" | "stall" }>();
 
@@ -107,6 +114,7 @@ export async function startSmtpServer(
         refusals.push({ address: to, code });
         callback(smtpError(code, text));
       };
+      if (everyoneRefused) return refuse(everyoneRefused.code, everyoneRefused.text);
       const rejection = rejected.get(to);
       if (rejection) return refuse(rejection.code, rejection.text);
       const forAddress = throttledAddresses.get(to);
@@ -125,6 +133,7 @@ export async function startSmtpServer(
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
+        if (dataRefused) return callback(smtpError(dataRefused.code, dataRefused.text));
         simpleParser(raw).then(
           (parsed) => {
             mails.push({
@@ -211,6 +220,9 @@ export async function startSmtpServer(
     refuseSender: (on) => void (senderRefused = on),
     refuseGreeting: (code, text = "4.3.2 Too many connections, try again later") =>
       void (greetingRefused = code === null ? null : { code, text }),
+    refuseEveryone: (code, text = "5.7.1 Relay access denied") =>
+      void (everyoneRefused = code === null ? null : { code, text }),
+    refuseData: (code, text = "Message rejected") => void (dataRefused = code === null ? null : { code, text }),
     down: shut,
     cutAfterData: (address, count = 1) => void afterData.set(address.toLowerCase(), { count, how: "cut" }),
     stallAfterData: (address, count = 1) => void afterData.set(address.toLowerCase(), { count, how: "stall" }),

@@ -8,7 +8,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openOutbox, type Outbox } from "~/mail/outbox.server";
 import { CONFIRMATION_LIMITS, confirmationRoom } from "~/newsletter/sign-up/confirmation-limits";
-import { confirmationGate, visitorPseudonym } from "~/newsletter/sign-up/fair-confirmations.server";
+import { confirmationGate, networkPseudonym, visitorPseudonym } from "~/newsletter/sign-up/fair-confirmations.server";
+import { networkKey } from "~/newsletter/sign-up/network-key";
 
 const HOUR = 60 * 60_000;
 const T0 = Date.UTC(2026, 10, 27, 9);
@@ -33,20 +34,20 @@ afterEach(() => {
 describe("confirmationRoom (pure)", () => {
   const limits = CONFIRMATION_LIMITS;
   it("fits below both limits, and names the limit reached first by the mailbox", () => {
-    expect(confirmationRoom({ mailbox: 2, visitor: 9 }, limits)).toEqual({ fits: true });
-    expect(confirmationRoom({ mailbox: 3, visitor: 10 }, limits)).toMatchObject({
+    expect(confirmationRoom({ mailbox: 2, visitor: 9, network: null }, limits)).toEqual({ fits: true });
+    expect(confirmationRoom({ mailbox: 3, visitor: 10, network: null }, limits)).toMatchObject({
       fits: false,
       limit: "mailbox",
       count: 3,
     });
-    expect(confirmationRoom({ mailbox: 0, visitor: 10 }, limits)).toMatchObject({
+    expect(confirmationRoom({ mailbox: 0, visitor: 10, network: null }, limits)).toMatchObject({
       fits: false,
       limit: "visitor",
       max: 10,
     });
   });
   it("does not limit an unknown visitor", () => {
-    expect(confirmationRoom({ mailbox: 0, visitor: null }, limits)).toEqual({ fits: true });
+    expect(confirmationRoom({ mailbox: 0, visitor: null, network: null }, limits)).toEqual({ fits: true });
   });
 });
 
@@ -91,7 +92,11 @@ describe("the confirmation gate over the outbox", () => {
     const gate = confirmationGate(outbox);
     gate.queue("victim@gmail.com", "203.0.113.7", T0);
     const [row] = outbox.rows();
-    expect(row!.payload).toEqual({ mailbox: "victim@gmail.com", visitor: visitorPseudonym("203.0.113.7") });
+    expect(row!.payload).toEqual({
+      mailbox: "victim@gmail.com",
+      visitor: visitorPseudonym("203.0.113.7"),
+      network: networkPseudonym("203.0.113.7"),
+    });
     expect(JSON.stringify(row!.payload)).not.toContain("203.0.113");
     for (let n = 1; n < 4; n++) gate.queue(`victim+${n}@gmail.com`, "203.0.113.7", T0 + n);
     const lines = vi.mocked(console.warn).mock.calls.map((call) => String(call[0]));
@@ -100,23 +105,46 @@ describe("the confirmation gate over the outbox", () => {
   });
 });
 
-describe("claiming confirmations in turns", () => {
-  it("takes each visitor's oldest first: a reader behind a backlog goes next", () => {
+describe("claiming confirmations in a fair line", () => {
+  it("puts a reader from another network ahead of one network's backlog, whatever its /64s", () => {
     const outbox = open();
+    const gate = confirmationGate(outbox);
+    // Eight visitors, each a /64 of its own, all in one /48: one network.
     for (let n = 0; n < 8; n++) {
-      outbox.enqueue({ kind: "confirm", recipient: `flood${n}@example.com`, payload: { visitor: "a" } }, T0 + n);
+      expect(gate.queue(`flood${n}@example.com`, `2001:db8:1:${n.toString(16)}::/64`, T0 + n)).toBe(true);
     }
-    outbox.enqueue({ kind: "confirm", recipient: `b@example.com`, payload: { visitor: "b" } }, T0 + 10);
-    outbox.enqueue({ kind: "confirm", recipient: `old@example.com` }, T0 + 11);
-    const claim = () =>
-      outbox.claim({ kinds: ["confirm"], limit: 2, owner: "me", leaseMs: 60_000 }, T0 + 20).map((r) => r.recipient);
+    expect(gate.queue("reader@example.org", "198.51.100.7", T0 + 10)).toBe(true);
     const one = () =>
       outbox.claim({ kinds: ["confirm"], limit: 1, owner: "me", leaseMs: 60_000 }, T0 + 20).map((r) => r.recipient);
-    // One at a time, as a drain with concurrency 1 claims: the flooder's mail taken counts against its next one.
     expect(one()).toEqual(["flood0@example.com"]);
-    expect(one()).toEqual(["b@example.com"]);
-    expect(one()).toEqual(["old@example.com"]);
-    expect(claim()).toEqual(["flood1@example.com", "flood2@example.com"]);
+    expect(one()).toEqual(["reader@example.org"]);
+    // The network's own mails still go when nobody else waits: their place is an order, not a delay.
+    expect(one()).toEqual(["flood1@example.com"]);
+  });
+
+  it("holds one network to its share of the hour: 20 mails, then nothing stored until the hour has passed", () => {
+    const outbox = open();
+    const gate = confirmationGate(outbox);
+    const queued = Array.from({ length: 150 }, (_, n) =>
+      gate.queue(`v${n}@example.com`, `2001:db8:7:${n.toString(16)}::/64`, T0 + n),
+    );
+    expect(queued.filter(Boolean)).toHaveLength(CONFIRMATION_LIMITS.perNetwork);
+    expect(gate.room("other@example.org", "2001:db8:7:ffff::/64", T0 + 200)).toMatchObject({
+      fits: false,
+      limit: "network",
+      max: CONFIRMATION_LIMITS.perNetwork,
+    });
+    expect(gate.room("other@example.org", "2001:db8:8::/64", T0 + 200)).toEqual({ fits: true });
+    expect(gate.room("other@example.org", "2001:db8:7:ffff::/64", T0 + HOUR + 200)).toEqual({ fits: true });
+  });
+
+  it("counts an IPv4 /24 as one network", () => {
+    expect(networkKey("198.51.100.7")).toBe("198.51.100.0/24");
+    expect(networkKey("198.51.100.250")).toBe("198.51.100.0/24");
+    expect(networkKey("2001:db8:1:2::/64")).toBe("2001:db8:1::/48");
+    expect(networkKey("unknown-thing")).toBe("unknown-thing");
+    expect(networkPseudonym("198.51.100.7")).toBe(networkPseudonym("198.51.100.99"));
+    expect(networkPseudonym("198.51.101.7")).not.toBe(networkPseudonym("198.51.100.7"));
   });
 
   it("leaves the order of update mails as it was: oldest due first", () => {

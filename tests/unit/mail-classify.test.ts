@@ -25,6 +25,8 @@ describe("classifySmtpError", () => {
       kind: "failed",
       reason: "550 5.1.1 <a@b.example>: Recipient address rejected",
       recipient: true,
+      fault: "mailbox",
+      answer: "550 5.1",
     });
     expect(classifySmtpError(smtp(554, "DATA"))).toMatchObject({ kind: "failed", recipient: true });
     // An address Nodemailer cannot use fails the mail, but no relay refused the reader.

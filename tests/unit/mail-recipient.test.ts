@@ -28,7 +28,27 @@ describe("what a verdict means for its recipient", () => {
     const early = recipientVerdict(error, queuedAt, queuedAt.createdAt + GIVE_UP_AFTER_MS - 1);
     expect(early).toEqual({ verdict: error, event: null });
     const late = recipientVerdict(error, queuedAt, queuedAt.createdAt + GIVE_UP_AFTER_MS);
-    expect(late.verdict).toEqual({ kind: "failed", reason: "452 4.2.2 mailbox full (gave up after 72 hours)" });
+    expect(late.verdict).toMatchObject({
+      kind: "failed",
+      reason: "452 4.2.2 mailbox full (gave up after 72 hours)",
+      fault: "mailbox",
+    });
     expect(late.event).toEqual({ kind: "gave-up", reason: "452 4.2.2 mailbox full" });
+  });
+
+  it("never gives a reader up for a relay's own 'not now', however long it lasts", () => {
+    for (const words of [
+      "451 4.3.0 Mail server temporarily rejected message",
+      "454 4.7.0 Temporary authentication failure",
+    ]) {
+      const error = classifySmtpError(smtp(Number(words.slice(0, 3)), "RCPT TO", words));
+      const late = recipientVerdict(error, queuedAt, queuedAt.createdAt + 10 * GIVE_UP_AFTER_MS);
+      expect(late).toEqual({ verdict: error, event: null });
+    }
+  });
+
+  it("suppresses nobody for a refusal the relay's code says is its own", () => {
+    const error = classifySmtpError(smtp(550, "RCPT TO", "550 5.4.1 Recipient address rejected: Access denied"));
+    expect(recipientVerdict(error, queuedAt, 0)).toEqual({ verdict: error, event: null });
   });
 });

@@ -23,7 +23,12 @@ describe("status", () => {
     expect(statusLine("u", true, null, undefined, false, undefined, new Map(), "2026-12-01")).toBe(
       "u\tdraft, not sent",
     );
-    const record = { update: "u", startedAt: Date.UTC(2026, 10, 24, 9), finishedAt: Date.UTC(2026, 10, 24, 10) };
+    const record = {
+      update: "u",
+      startedAt: Date.UTC(2026, 10, 24, 9),
+      finishedAt: Date.UTC(2026, 10, 24, 10),
+      stopped: null,
+    };
     expect(statusLine("u", false, counts, { ...record, paused: false }, false)).toBe(
       "u\tsent to 297 of 300, 2 skipped (unsubscribed), 1 failed, finished 2026-11-24T10:00:00Z",
     );

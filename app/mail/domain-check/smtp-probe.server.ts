@@ -27,7 +27,7 @@ export interface ProbeTarget {
 }
 
 /** Reads SMTP replies (a reply ends at a line `NNN ` after any `NNN-` lines). */
-function replyReader() {
+export function replyReader() {
   let buffer = "";
   return (chunk: string): string[] | null => {
     buffer += chunk;

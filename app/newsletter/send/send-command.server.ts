@@ -1,6 +1,7 @@
 // `npm run newsletter -- send <name> [--test <address>] [--dry-run] [--resend-uncertain]` (scripts/newsletter.mjs):
 // queue one mail per reader in the outbox (once per (update, reader), whatever the number of runs), then send them
 // at the relay's pace, reporting as it goes. Every way it ends leaves the outbox exact: a re-run goes on where it was.
+import path from "node:path";
 import { recipientHook } from "~/newsletter/list/recipient-hook.server";
 import { type DrainOptions, drainUntil, newOwner } from "~/mail/drain.server";
 import { openOutbox, type Outbox } from "~/mail/outbox.server";
@@ -17,7 +18,13 @@ import { sendTestCopy, previewText } from "~/newsletter/send/send-test.server";
 import { CommandError, type ListSource, listToRead, updateToSend } from "~/newsletter/send/update-to-send.server";
 import { SKIP_UNSUBSCRIBED, updateComposer, updatePayload } from "~/newsletter/send/update-composer.server";
 import { env } from "~/utils/env.server";
-import { refuseBeforeItsDay, refuseUnlessServed } from "~/newsletter/send/send-checks.server";
+import {
+  refuseBeforeItsDay,
+  refuseUnlessDkimPublished,
+  refuseUnlessRelayTakesSender,
+  refuseUnlessServed,
+} from "~/newsletter/send/send-checks.server";
+import { DKIM_CHECK_FILE_NAME, dkimPublished } from "~/mail/dkim-published.server";
 import { siteUrl } from "~/utils/site-url.server";
 import { notBefore } from "~/updates/publication.server";
 import { challengeToday } from "~/utils/today.server";
@@ -200,6 +207,11 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
   if (settings.mode.kind === "off") {
     throw new CommandError("Mail is off: set SMTP_URL (a relay, or file:///folder to capture) to send an update.");
   }
+  if (settings.mode.kind === "smtp") {
+    await refuseUnlessRelayTakesSender(settings.mode.url, settings.from, write);
+    const dkimFile = path.join(path.dirname(settings.outboxFile), DKIM_CHECK_FILE_NAME);
+    await refuseUnlessDkimPublished(() => dkimPublished(env, dkimFile), write);
+  }
   const owner = newOwner("send:");
   const outbox = openOutbox(settings.outboxFile);
   const log = outbox.sends;
@@ -251,6 +263,7 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
     }
     reporter.done(summaryOf(outbox, name));
     if (result.kind === "stopped") {
+      log.noteStopped(name, result.reason);
       write(`The send stopped: ${result.reason}\nNothing was recorded as sent that was not; fix the cause and `);
       write("run the same command again to go on.\n");
       return 1;

@@ -49,6 +49,7 @@ export function statusLine(
     const open = counts.queued + counts.sending;
     if (sendingNow) parts.unshift("sending");
     else if (open) parts.push(`${open} waiting in the outbox${record?.paused ? " (paused: run send again)" : ""}`);
+    if (open && record?.stopped) parts.push(`stopped by the relay: ${record.stopped}`);
     if (counts.wait && !sendingNow) parts.push(formatWait(counts.wait, Date.now()).replace(/, next try in .*$/, ""));
     if (counts.wait) parts.push(`next try ${when(counts.wait.nextAt)}`);
     if (record)
@@ -77,6 +78,15 @@ function otherSkipsOf(outbox: Outbox, name: string): Map<string, number> {
       reasons.set(row.lastError ?? "", (reasons.get(row.lastError ?? "") ?? 0) + 1);
   }
   return reasons;
+}
+
+/** Confirmation mails the relay keeps waiting, with its latest words: readers who signed up and have no mail yet. */
+export function confirmationsWaiting(outbox: Outbox): string | null {
+  const queued = outbox.rows({ kind: "confirm", state: "queued" });
+  const answered = queued.filter((row) => row.lastError);
+  if (answered.length === 0) return null;
+  const latest = answered.reduce((a, b) => (b.updatedAt > a.updatedAt ? b : a));
+  return `Confirmation mails: ${queued.length} waiting for the relay, which said: ${latest.lastError}`;
 }
 
 /**
@@ -108,6 +118,8 @@ export function updatesStatus(
       ),
     );
     if (unread && outbox) lines.push(`(Bounced and complained not counted: ${unread})`);
+    const waiting = outbox ? confirmationsWaiting(outbox) : null;
+    if (waiting) lines.push(waiting);
     return `${lines.join("\n")}\n`;
   } finally {
     outbox?.close();

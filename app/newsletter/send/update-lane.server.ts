@@ -44,6 +44,7 @@ export function updateLane(outbox: Outbox, settings: MailSettings, checkMs = 15_
       owner,
       after(pass: DrainPass, aborted: boolean) {
         if (pass.stopped !== null) {
+          outbox.sends.noteStopped(name, pass.stopped);
           warnThrottled(`Newsletter: sending the update ${name} stopped: ${pass.stopped}`, "update resume stopped");
           return end(false);
         }

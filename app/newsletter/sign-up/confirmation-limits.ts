@@ -1,8 +1,9 @@
 /**
- * How many confirmation mails a sign-up may cause (issue 39): one mailbox, whatever the spelling of its address
- * (mailbox-key.ts), gets a few a day, and one visitor (a client address, app/utils/client-address.server.ts) stays well
- * under the global hourly cap (MAIL_MAX_PER_HOUR, 100 by default), so one flooder can neither fill an inbox nor build a
- * backlog that real readers' confirmations wait behind. Pure: the counts come in, the verdict goes out.
+ * How many confirmation mails a sign-up may cause: one mailbox, whatever the spelling of its address (mailbox-key.ts),
+ * gets a few a day; one visitor (a client address, app/utils/client-address.server.ts) and one network (its /24 or
+ * /48, network-key.ts) stay well under the global hourly cap (MAIL_MAX_PER_HOUR, 100 by default), so one flooder can
+ * neither fill an inbox nor take the hour's mails from real readers, however many addresses of one network it uses.
+ * Pure: the counts come in, the verdict goes out.
  */
 
 const HOUR_MS = 60 * 60_000;
@@ -14,6 +15,10 @@ export interface ConfirmationLimits {
   /** Confirmation mails asked for by one visitor within `visitorWindowMs`. */
   perVisitor: number;
   visitorWindowMs: number;
+  /** Confirmation mails asked for from one network within `visitorWindowMs`. */
+  perNetwork: number;
+  /** How far back in line each mail its network asked for in the window pushes the next one (claim-order.server.ts). */
+  placeSpacingMs: number;
 }
 
 export const CONFIRMATION_LIMITS: ConfirmationLimits = {
@@ -21,17 +26,21 @@ export const CONFIRMATION_LIMITS: ConfirmationLimits = {
   mailboxWindowMs: 24 * HOUR_MS,
   perVisitor: 10,
   visitorWindowMs: HOUR_MS,
+  perNetwork: 20,
+  placeSpacingMs: 60_000,
 };
 
 /** Confirmation mails already queued within each window (null: the visitor is not known, so not limited). */
 export interface ConfirmationCounts {
   mailbox: number;
   visitor: number | null;
+  network: number | null;
 }
 
 /** Whether one more confirmation mail fits; if not, which limit holds it back and the count that reached it. */
 export type ConfirmationRoom =
-  { fits: true } | { fits: false; limit: "mailbox" | "visitor"; count: number; max: number; windowMs: number };
+  | { fits: true }
+  | { fits: false; limit: "mailbox" | "visitor" | "network"; count: number; max: number; windowMs: number };
 
 export function confirmationRoom(counts: ConfirmationCounts, limits: ConfirmationLimits): ConfirmationRoom {
   // The mailbox first: it is the limit a reader's own inbox is protected by, and the one a log reader looks for.
@@ -50,6 +59,15 @@ export function confirmationRoom(counts: ConfirmationCounts, limits: Confirmatio
       limit: "visitor",
       count: counts.visitor,
       max: limits.perVisitor,
+      windowMs: limits.visitorWindowMs,
+    };
+  }
+  if (counts.network !== null && counts.network >= limits.perNetwork) {
+    return {
+      fits: false,
+      limit: "network",
+      count: counts.network,
+      max: limits.perNetwork,
       windowMs: limits.visitorWindowMs,
     };
   }

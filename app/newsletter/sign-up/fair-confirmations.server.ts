@@ -1,7 +1,7 @@
 /**
  * The fair limits on confirmation mails (confirmation-limits.ts), counted from the outbox's own rows: each confirmation
- * row keeps its mailbox key and a pseudonym of the visitor who asked, and the rows of the last day are what is
- * counted, so a restart (or a second server on the same DATA_DIR) starts from the same counts.
+ * row keeps its mailbox key and pseudonyms of the visitor who asked and of their network, and the rows of the last
+ * day are what is counted (each count one index range), so a restart (or a second server on the same DATA_DIR) starts from the same counts.
  *
  * A sign-up over a limit is answered as the spec says, but nothing new is stored and no mail is queued (the list is
  * told `mayMail: false`): no pending row is left to block that address's own sign-up later, so a real reader who
@@ -16,6 +16,7 @@ import {
   confirmationRoom,
 } from "~/newsletter/sign-up/confirmation-limits";
 import { mailboxKey } from "~/newsletter/sign-up/mailbox-key";
+import { networkKey } from "~/newsletter/sign-up/network-key";
 import { logClient } from "~/utils/client-address.server";
 import { warnThrottled } from "~/utils/log.server";
 import { maskEmail } from "~/utils/mask-email.server";
@@ -36,16 +37,28 @@ export interface ConfirmationGate {
 export const visitorPseudonym = (client: string): string | null =>
   client === "unknown" ? null : createHash("sha256").update(`visitor:${client}`).digest("hex").slice(0, 24);
 
+/** The visitor's network (network-key.ts) as the outbox keeps it, a digest as well. */
+export const networkPseudonym = (client: string): string | null =>
+  client === "unknown"
+    ? null
+    : createHash("sha256")
+        .update(`network:${networkKey(client)}`)
+        .digest("hex")
+        .slice(0, 24);
+
 const hours = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : `${Math.round(ms / 60_000)} min`);
 
 export function confirmationGate(outbox: Outbox, limits: ConfirmationLimits = CONFIRMATION_LIMITS): ConfirmationGate {
   const room = (email: string, client: string, now = Date.now()): ConfirmationRoom => {
     const visitor = visitorPseudonym(client);
+    const network = networkPseudonym(client);
+    const recent = (field: "visitor" | "network", value: string | null) =>
+      value === null ? null : outbox.queuedSince("confirm", now - limits.visitorWindowMs, field, value);
     return confirmationRoom(
       {
         mailbox: outbox.queuedSince("confirm", now - limits.mailboxWindowMs, "mailbox", mailboxKey(email)),
-        visitor:
-          visitor === null ? null : outbox.queuedSince("confirm", now - limits.visitorWindowMs, "visitor", visitor),
+        visitor: recent("visitor", visitor),
+        network: recent("network", network),
       },
       limits,
     );
@@ -59,13 +72,30 @@ export function confirmationGate(outbox: Outbox, limits: ConfirmationLimits = CO
         return false;
       }
       const visitor = visitorPseudonym(client);
-      const payload = { mailbox: mailboxKey(email), ...(visitor === null ? {} : { visitor }) };
-      outbox.enqueue({ kind: "confirm", recipient: email, payload }, now);
+      const network = networkPseudonym(client);
+      const payload = {
+        mailbox: mailboxKey(email),
+        ...(visitor === null ? {} : { visitor }),
+        ...(network === null ? {} : { network }),
+      };
+      // Each mail the network asked for in the hour puts this one a step further back in line: a reader from
+      // elsewhere goes ahead of a network's backlog, while the network's own mails still go when nobody waits.
+      const earlier =
+        network === null ? 0 : outbox.queuedSince("confirm", now - limits.visitorWindowMs, "network", network);
+      outbox.enqueue(
+        { kind: "confirm", recipient: email, payload, placeInLine: now + earlier * limits.placeSpacingMs },
+        now,
+      );
       return true;
     },
     logHeld(email, client, verdict) {
       if (verdict.fits) return;
-      const who = verdict.limit === "mailbox" ? `the mailbox of ${maskEmail(email)}` : `visitor ${logClient(client)}`;
+      const who =
+        verdict.limit === "mailbox"
+          ? `the mailbox of ${maskEmail(email)}`
+          : verdict.limit === "network"
+            ? `the network ${logClient(networkKey(client))}`
+            : `visitor ${logClient(client)}`;
       warnThrottled(
         `Newsletter: a confirmation mail for ${maskEmail(email)} is held back (not queued, nothing stored): ` +
           `${who} had ${verdict.count} in ${hours(verdict.windowMs)}, at most ${verdict.max}.`,
