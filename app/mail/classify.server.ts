@@ -79,11 +79,17 @@ export function classifySmtpError(error: unknown): SmtpVerdict {
   const code = typeof fields.code === "string" ? fields.code : "";
   const command = typeof fields.command === "string" ? fields.command.toUpperCase() : "";
   if (tlsFailed(fields)) {
+    // A refused certificate and a wrong port need different fixes; an own Postfix's self-signed one is the usual first.
+    const original = typeof fields.originalCode === "string" ? fields.originalCode : "";
+    const certificate = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(original) || /certificate/i.test(reason);
     return {
       kind: "stop",
-      reason:
-        `the TLS handshake with the relay failed (${reason}): check SMTP_URL (smtps:// is for a port that speaks ` +
-        "TLS at once, usually 465; smtp:// upgrades with STARTTLS, usually on 587)",
+      reason: certificate
+        ? `the relay's TLS certificate was refused (${reason}): give the relay a certificate for the host SMTP_URL ` +
+          "names, or, for your own Postfix with a self-signed one, add ?tls.rejectUnauthorized=false to SMTP_URL " +
+          '(docs/newsletter.md, "Your own Postfix"); `npm run newsletter -- check` names the certificate'
+        : `the TLS handshake with the relay failed (${reason}): check SMTP_URL (smtps:// is for a port that speaks ` +
+          "TLS at once, usually 465; smtp:// upgrades with STARTTLS, usually on 587)",
     };
   }
   if (fields.handedOver === true) {

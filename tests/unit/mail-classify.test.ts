@@ -115,7 +115,7 @@ describe("mail env", () => {
   });
 });
 
-describe("classifySmtpError on a failed TLS handshake (issue 39)", () => {
+describe("classifySmtpError on a failed TLS handshake", () => {
   it("stops the sending, saying so, as a refused login does", () => {
     const wrongPort = Object.assign(new Error("SSL routines:tls_validate_record_header:wrong version number"), {
       code: "ESOCKET",
@@ -135,6 +135,18 @@ describe("classifySmtpError on a failed TLS handshake (issue 39)", () => {
       originalCode: "DEPTH_ZERO_SELF_SIGNED_CERT",
     });
     expect(classifySmtpError(badCert).kind).toBe("stop");
+  });
+
+  it("names a refused certificate and the option for an own relay's self-signed one, not the ports", () => {
+    const selfSigned = Object.assign(new Error("self-signed certificate"), {
+      code: "ESOCKET",
+      originalCode: "DEPTH_ZERO_SELF_SIGNED_CERT",
+      command: "CONN",
+    });
+    const { reason } = classifySmtpError(selfSigned);
+    expect(reason).toMatch(/^the relay's TLS certificate was refused \(self-signed certificate\)/);
+    expect(reason).toContain("?tls.rejectUnauthorized=false");
+    expect(reason).not.toContain("465");
   });
 
   it("an error after the whole message was handed over, with no answer, is uncertain", () => {
