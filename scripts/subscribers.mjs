@@ -15,7 +15,7 @@ const USAGE = `Usage: npm run subscribers -- <command>
                       of one address a line: new, valid addresses come in confirmed; those the file says left or
                       bounced come in suppressed; --dry-run says what would happen and writes nothing; with the
                       list in Supabase, give this command SUPABASE_SERVICE_ROLE_KEY (never the web server)
-  unsuppress <address>  lets a suppressed reader (bounced or complained) be mailed again, e.g. a mailbox that was full
+  unsuppress <address>  lets a bounced (or import-suppressed) reader be mailed again, e.g. a mailbox that was full
   remove <address>    erases an address from the list and its mails from the outbox (any letter case)
   backup <file>       a consistent copy of the list's database, safe while the server runs
   backups             the backups in BACKUP_DIR (default DATA_DIR/backups), newest first, each checked
@@ -124,7 +124,9 @@ try {
       const address = args[0]?.trim();
       if (!address) fail("Usage: npm run subscribers -- unsuppress <address>", 2);
       open();
-      if (await subscriberAdmin.unsuppress(address)) process.stderr.write(`${address} will get mail again.\n`);
+      const lifted = await subscriberAdmin.unsuppress(address);
+      if (lifted.kind === "lifted") process.stderr.write(`${address} will get mail again.\n`);
+      else if (lifted.kind === "refused") fail(`${address} stays suppressed: ${lifted.why}.`);
       else fail(`${address} is not suppressed (or not on the list).`);
       break;
     }
@@ -168,7 +170,7 @@ try {
         ];
         if (report.unsubscribedSince) {
           lines.push(
-            `Left out ${plural(report.unsubscribedSince, "reader")} who unsubscribed by their link after the backup was made.`,
+            `Left out ${plural(report.unsubscribedSince, "reader")} who left the list (unsubscribed, complained or bounced) after the backup was made.`,
           );
         }
         lines.push(`The list now holds ${plural(report.after, "subscriber")}.`);

@@ -94,7 +94,7 @@ export interface Outbox {
   queuedSince(kind: MailKind, since: number, field: string, value: string): number;
   /** The earliest time a queued row of these kinds is due, if any. */
   nextDue(kinds: readonly MailKind[]): number | null;
-  /** Erases every row for this address, in any letter case; how many. */
+  /** Erases this address (any letter case) from every row, keeping each row's place in its send's record; how many. */
   removeRecipient(email: string): number;
   close(): void;
 }
@@ -230,8 +230,19 @@ export function openOutbox(file: string): Outbox {
         .get(...kinds) as { due: number | null };
       return row.due;
     },
+    // The address goes from every row (each keeps a placeholder of its own, so the per-send unique index holds);
+    // a row not yet sent is skipped, never mailed; a send's record keeps its counts.
     removeRecipient: (email) =>
-      Number(db.prepare("delete from mail_outbox where lower(recipient) = lower(?)").run(email).changes),
+      Number(
+        db
+          .prepare(
+            "update mail_outbox set recipient = 'erased-' || id || '@invalid', payload = '{}', " +
+              "state = iif(state in ('queued', 'sending'), 'skipped', state), " +
+              "last_error = iif(state in ('queued', 'sending'), 'removed by the owner', last_error), " +
+              "claimed_by = null, lease_until = null where lower(recipient) = lower(?)",
+          )
+          .run(email).changes,
+      ),
     close: () => db.close(),
   };
   return outbox;

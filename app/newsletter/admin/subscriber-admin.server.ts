@@ -9,7 +9,12 @@ import { restoreBackup } from "~/newsletter/backups/restore.server";
 import { SUPABASE_OWNER_HINT } from "~/newsletter/list/open-list.server";
 import { supabaseImported } from "~/newsletter/list/supabase/imported.server";
 import { WHOLE_FILE } from "~/newsletter/list/sqlite/sqlite-list.server";
-import type { ConsentRecord, OwnerOperations, SubscriberList } from "~/newsletter/list/subscriber-list.server";
+import type {
+  ConsentRecord,
+  OwnerOperations,
+  SubscriberList,
+  UnsuppressOutcome,
+} from "~/newsletter/list/subscriber-list.server";
 import type { BackupSettings } from "~/newsletter/backups/automatic-backups.server";
 import type { MailSettings } from "~/mail/settings.server";
 
@@ -97,8 +102,8 @@ export function subscriberTools(services: () => AdminServices) {
      */
     import: (file: string, dryRun: boolean, out: { write(text: string): unknown }) =>
       runImport({ file, dryRun, list: importList(services), now: new Date(), out }),
-    /** Lifts a reader's suppression (a mailbox that was full); whether they were suppressed. */
-    unsuppress: (email: string): Promise<boolean> => services().list().unsuppress(email),
+    /** Lifts a bounce or an import's suppression (a mailbox that was full); refuses a reader's own act, saying why. */
+    unsuppress: (email: string): Promise<UnsuppressOutcome> => services().list().unsuppress(email),
     /** Erases an address from the list and from the mail outbox; whether it was on the list, and outbox rows erased. */
     remove: (email: string): { removed: boolean; mails: number } => ({
       removed: ownerOperations(services).remove(email),
