@@ -94,8 +94,11 @@ export interface Outbox {
   queuedSince(kind: MailKind, since: number, field: string, value: string): number;
   /** The earliest time a queued row of these kinds is due, if any. */
   nextDue(kinds: readonly MailKind[]): number | null;
-  /** Erases this address (any letter case) from every row, keeping each row's place in its send's record; how many. */
-  removeRecipient(email: string): number;
+  /**
+   * Erases this address (any letter case) from every row, keeping each row's place in its send's record (and `note`,
+   * what the send's record says of that reader, as its payload); how many.
+   */
+  removeRecipient(email: string, note?: Record<string, string>): number;
   close(): void;
 }
 
@@ -232,16 +235,16 @@ export function openOutbox(file: string): Outbox {
     },
     // The address goes from every row (each keeps a placeholder of its own, so the per-send unique index holds);
     // a row not yet sent is skipped, never mailed; a send's record keeps its counts.
-    removeRecipient: (email) =>
+    removeRecipient: (email, note = {}) =>
       Number(
         db
           .prepare(
-            "update mail_outbox set recipient = 'erased-' || id || '@invalid', payload = '{}', " +
+            "update mail_outbox set recipient = 'erased-' || id || '@invalid', payload = ?, " +
               "state = iif(state in ('queued', 'sending'), 'skipped', state), " +
               "last_error = iif(state in ('queued', 'sending'), 'removed by the owner', last_error), " +
               "claimed_by = null, lease_until = null where lower(recipient) = lower(?)",
           )
-          .run(email).changes,
+          .run(JSON.stringify(note), email).changes,
       ),
     close: () => db.close(),
   };

@@ -48,12 +48,13 @@ function importList(services: () => AdminServices): ImportTarget {
 }
 
 /** Erases every outbox row for an address (`remove` erases everything about it); none when there is no outbox. */
-function eraseOutboxRows(services: () => AdminServices, email: string): number {
+function eraseOutboxRows(services: () => AdminServices, email: string, refusal: string | undefined): number {
   const { outboxFile } = services().mail;
   if (!existsSync(outboxFile)) return 0;
   const outbox = openOutbox(outboxFile);
   try {
-    return outbox.removeRecipient(email);
+    // A send's record keeps what became of the reader's mail (status counts a refusal), not who they were.
+    return outbox.removeRecipient(email, refusal ? { refusal } : {});
   } finally {
     outbox.close();
   }
@@ -105,10 +106,11 @@ export function subscriberTools(services: () => AdminServices) {
     /** Lifts a bounce or an import's suppression (a mailbox that was full); refuses a reader's own act, saying why. */
     unsuppress: (email: string): Promise<UnsuppressOutcome> => services().list().unsuppress(email),
     /** Erases an address from the list and from the mail outbox; whether it was on the list, and outbox rows erased. */
-    remove: (email: string): { removed: boolean; mails: number } => ({
-      removed: ownerOperations(services).remove(email),
-      mails: eraseOutboxRows(services, email),
-    }),
+    remove: (email: string): { removed: boolean; mails: number } => {
+      const owner = ownerOperations(services);
+      const refusal = owner.show(email)?.suppression?.reason;
+      return { removed: owner.remove(email), mails: eraseOutboxRows(services, email, refusal) };
+    },
     exportCsv: (): string => subscribersCsv(ownerOperations(services).rows(), owner.siteUrl),
     /**
      * A consistent copy of the live list at `target`; answers how many subscribers it holds. The tool's process serves

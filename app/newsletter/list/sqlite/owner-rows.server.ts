@@ -1,6 +1,7 @@
 // What the owner's tools (npm run subscribers) do to the embedded list: read it, show and count readers, put a
 // backup's rows back, copy the whole file.
 import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { backup as onlineBackup, DatabaseSync } from "node:sqlite";
 import { transaction } from "~/utils/sqlite-transaction.server";
@@ -120,6 +121,8 @@ export function addBack(
  * libuv's thread pool.
  */
 export function copyDatabase(db: DatabaseSync, target: string, stepPages: number): Promise<number> {
+  // The backup folder (or the one the owner named) may not exist yet: a first backup makes it.
+  mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
   return writeAtomically(
     path.resolve(target),
     async (partial) => {
