@@ -184,6 +184,8 @@ export interface OwnerOperations {
   addImported(row: ImportedRow): boolean;
   /** Readers who get no mail again (bounced or complained), of either state. */
   countSuppressed(): number;
+  /** The mailboxes that left (a keyed hash each, never the address), why and when, oldest first. */
+  tombstones(): { reason: LeftReason; at: string }[];
   /** Every subscriber, oldest first. */
   rows(): SubscriberRow[];
   /** Everything kept about one address (GDPR art. 15), or null when it is not on the list. */
