@@ -89,7 +89,13 @@ const leave = (reason: LeftReason): Transition => ({ to: "left", tombstone: reas
  * The table: for each state, what each door does. `left` with an own act differs from `left` by a bounce or an import
  * only at `unsuppress` (see `unsuppressVerdict`), so the table takes the tombstone's reason there.
  */
-export function transition(state: MailboxState, door: Door, reason: LeftReason | null = null): Transition {
+export function transition(
+  state: MailboxState,
+  door: Door,
+  reason: LeftReason | null = null,
+  /** A row of the mailbox came from the site's own form: the person's word, which an import's does not outrank. */
+  signedUpHere = false,
+): Transition {
   switch (door) {
     case "sign-up":
       // A sign-up after leaving is a new sign-up: the person asked, so the confirmation goes to them.
@@ -117,6 +123,9 @@ export function transition(state: MailboxState, door: Door, reason: LeftReason |
       if (state === "absent") return { to: "confirmed", tombstone: null };
       return stay(state, state === "left" ? "left the list: an import never brings a reader back" : "on the list");
     case "import-left":
+      if (signedUpHere && (state === "pending" || state === "confirmed")) {
+        return stay(state, "signed up here: their own word stands");
+      }
       return leave("imported");
     case "restore":
       // A backup's reader comes back only where the list knows nothing newer of the mailbox.
