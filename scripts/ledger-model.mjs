@@ -1,5 +1,6 @@
 // The ledger's model-based test for as long as you like (tests/integration/ledger-model.test.ts, which npm test runs
-// with a fixed seed and 200 sequences): a fresh seed each run unless one is given, so each run looks somewhere new.
+// with a fixed seed and 200 sequences per store: the embedded list, and Supabase's migrations in PGlite): a fresh seed
+// each run unless one is given, so each run looks somewhere new.
 //
 //   node scripts/ledger-model.mjs [runs=2000] [seed] [commands per sequence=30]
 //
@@ -15,9 +16,10 @@ const result = spawnSync("npx", ["vitest", "run", "tests/integration/ledger-mode
   maxBuffer: 256 * 1024 * 1024,
 });
 const output = `${result.stdout}\n${result.stderr}`;
-const ran = /ledger model: (\d+) sequences ran/.exec(output);
-if (result.status === 0 && ran) {
-  process.stdout.write(`${ran[1]} sequences of up to ${commands} doors ran (seed ${seed}): no promise broken.\n`);
+const ran = [...output.matchAll(/ledger model: (\d+) sequences ran on (the embedded store|Supabase)/g)];
+if (result.status === 0 && ran.length === 2) {
+  const each = ran.map(([, count, store]) => `${count} on ${store}`).join(", ");
+  process.stdout.write(`Sequences of up to ${commands} doors ran (seed ${seed}): ${each}; no promise broken.\n`);
 } else {
   const found = output.split("\n").filter((line) => /Counterexample|Caused by|seed:|Property failed/.test(line));
   process.stdout.write(`The ledger broke a promise (seed ${seed}):\n${[...new Set(found)].join("\n") || output}\n`);
