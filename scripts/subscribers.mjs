@@ -51,6 +51,12 @@ try {
         const suppressed = subscriberAdmin.countSuppressed();
         const none = suppressed ? `, ${suppressed} suppressed (bounced or complained: no mail)` : "";
         process.stderr.write(`${confirmed} confirmed, ${pending} pending${none}\n`);
+        const left = subscriberAdmin.leftCount();
+        if (left) {
+          process.stderr.write(
+            `${plural(left, "mailbox", "mailboxes")} left the list (kept as a keyed hash: never mailed again unless they sign up and confirm)\n`,
+          );
+        }
         const mails = subscriberAdmin.confirmationMails();
         if (mails) {
           const waiting = mails.queued + mails.sending;
