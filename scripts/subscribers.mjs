@@ -93,6 +93,8 @@ try {
       if (!address) fail("Usage: npm run subscribers -- show <address>", 2);
       open();
       const record = subscriberAdmin.show(address);
+      const left = subscriberAdmin.leftOf(address);
+      if (!record && left) fail(`${address} is not on the list; its mailbox left it (${left.reason} at ${left.at}).`);
       if (!record) fail(`${address} is not on the list.`);
       const lines = [
         ["address", record.email],
@@ -112,6 +114,7 @@ try {
             : "no",
         ],
       ];
+      if (left) lines.push(["mailbox left", `${left.reason} at ${left.at} (no mail until they sign up and confirm)`]);
       for (const [name, value] of lines) process.stdout.write(`${name}: ${value}\n`);
       if (record.wording) {
         process.stdout.write("wording agreed to:\n");

@@ -59,6 +59,8 @@ describe("one ledger, embedded store", () => {
       const ivan = (await list.readers()).find((reader) => reader.email === "ivan@example.com")!;
       expect(await list.unsubscribe(ivan.token)).toBe("removed");
     });
+    const shown = await subscribers(setup.dataDir, ["show", "ivan@example.com"]);
+    expect(shown.stderr).toMatch(/^ivan@example\.com is not on the list; its mailbox left it \(unsubscribed at \d{4}-/);
     const again = await subscribers(setup.dataDir, ["import", subscribed]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain("0 readers added as confirmed.");

@@ -95,6 +95,8 @@ export function subscriberTools(services: () => AdminServices) {
     countByState: (): { confirmed: number; pending: number } => ownerOperations(services).countByState(),
     /** Readers who get no mail again. */
     countSuppressed: (): number => ownerOperations(services).countSuppressed(),
+    /** Whether the mailbox this address reaches left the list, why and when (its tombstone), or null. */
+    leftOf: (email: string) => ownerOperations(services).leftOf(email),
     /** Mailboxes that left the list (tombstones: no address kept). */
     leftCount: (): number => ownerOperations(services).tombstones().length,
     /** Confirmation mails in the outbox by state (null: no outbox file), for `count`: what waits, what went. */

@@ -186,6 +186,8 @@ export interface OwnerOperations {
   countSuppressed(): number;
   /** The mailboxes that left (a keyed hash each, never the address), why and when, oldest first. */
   tombstones(): { reason: LeftReason; at: string }[];
+  /** The tombstone of the mailbox this address reaches, if it left. */
+  leftOf(email: string): { reason: LeftReason; at: string } | null;
   /** Every subscriber, oldest first. */
   rows(): SubscriberRow[];
   /** Everything kept about one address (GDPR art. 15), or null when it is not on the list. */
