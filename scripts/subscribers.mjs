@@ -16,7 +16,7 @@ const USAGE = `Usage: npm run subscribers -- <command>
                       left or bounced come in suppressed; --dry-run says what would happen and writes nothing; a
                       file that would suppress more than half its rows is written only with --yes; with the
                       list in Supabase, give this command SUPABASE_SERVICE_ROLE_KEY (never the web server)
-  unsuppress <address>  lets a suppressed reader (bounced or complained) be mailed again, e.g. a mailbox that was full
+  unsuppress <address>  lets a bounced (or import-suppressed) reader be mailed again, e.g. a mailbox that was full
   unsuppress --import <file>  lifts every suppression that importing <file> made (the file is read again)
   remove <address>    erases an address from the list and its mails from the outbox (any letter case)
   backup <file>       a consistent copy of the list's database, safe while the server runs
@@ -54,6 +54,12 @@ try {
         const suppressed = subscriberAdmin.countSuppressed();
         const none = suppressed ? `, ${suppressed} suppressed (bounced or complained: no mail)` : "";
         process.stderr.write(`${confirmed} confirmed, ${pending} pending${none}\n`);
+        const left = subscriberAdmin.leftCount();
+        if (left) {
+          process.stderr.write(
+            `${plural(left, "mailbox", "mailboxes")} left the list (kept as a keyed hash: never mailed again unless they sign up and confirm)\n`,
+          );
+        }
         const mails = subscriberAdmin.confirmationMails();
         if (mails) {
           const waiting = mails.queued + mails.sending;
@@ -90,6 +96,8 @@ try {
       if (!address) fail("Usage: npm run subscribers -- show <address>", 2);
       open();
       const record = subscriberAdmin.show(address);
+      const left = subscriberAdmin.leftOf(address);
+      if (!record && left) fail(`${address} is not on the list; its mailbox left it (${left.reason} at ${left.at}).`);
       if (!record) fail(`${address} is not on the list.`);
       const lines = [
         ["address", record.email],
@@ -109,6 +117,7 @@ try {
             : "no",
         ],
       ];
+      if (left) lines.push(["mailbox left", `${left.reason} at ${left.at} (no mail until they sign up and confirm)`]);
       for (const [name, value] of lines) process.stdout.write(`${name}: ${value}\n`);
       if (record.wording) {
         process.stdout.write("wording agreed to:\n");
@@ -135,7 +144,9 @@ try {
       const address = args[0]?.trim();
       if (!address) fail("Usage: npm run subscribers -- unsuppress <address>", 2);
       open();
-      if (await subscriberAdmin.unsuppress(address)) process.stderr.write(`${address} will get mail again.\n`);
+      const lifted = await subscriberAdmin.unsuppress(address);
+      if (lifted.kind === "lifted") process.stderr.write(`${address} will get mail again.\n`);
+      else if (lifted.kind === "refused") fail(`${address} stays suppressed: ${lifted.why}.`);
       else fail(`${address} is not suppressed (or not on the list).`);
       break;
     }
@@ -179,7 +190,7 @@ try {
         ];
         if (report.unsubscribedSince) {
           lines.push(
-            `Left out ${plural(report.unsubscribedSince, "reader")} who unsubscribed by their link after the backup was made.`,
+            `Left out ${plural(report.unsubscribedSince, "reader")} who left the list (unsubscribed, complained or bounced) after the backup was made.`,
           );
         }
         lines.push(`The list now holds ${plural(report.after, "subscriber")}.`);

@@ -108,8 +108,11 @@ export interface Outbox {
   dropExpired(kind: MailKind, queuedBefore: number, reason: string, limit: number, now?: number): number;
   /** The earliest time a queued row of these kinds is due, if any. */
   nextDue(kinds: readonly MailKind[]): number | null;
-  /** Erases every row for this address, in any letter case; how many. */
-  removeRecipient(email: string): number;
+  /**
+   * Erases this address (any letter case) from every row, keeping each row's place in its send's record (and `note`,
+   * what the send's record says of that reader, as its payload); how many.
+   */
+  removeRecipient(email: string, note?: Record<string, string>): number;
   close(): void;
 }
 
@@ -274,8 +277,19 @@ export function openOutbox(file: string): Outbox {
         .get(...kinds) as { due: number | null };
       return row.due;
     },
-    removeRecipient: (email) =>
-      Number(db.prepare("delete from mail_outbox where lower(recipient) = lower(?)").run(email).changes),
+    // The address goes from every row (each keeps a placeholder of its own, so the per-send unique index holds);
+    // a row not yet sent is skipped, never mailed; a send's record keeps its counts.
+    removeRecipient: (email, note = {}) =>
+      Number(
+        db
+          .prepare(
+            "update mail_outbox set recipient = 'erased-' || id || '@invalid', payload = ?, " +
+              "state = iif(state in ('queued', 'sending'), 'skipped', state), " +
+              "last_error = iif(state in ('queued', 'sending'), 'removed by the owner', last_error), " +
+              "claimed_by = null, lease_until = null where lower(recipient) = lower(?)",
+          )
+          .run(JSON.stringify(note), email).changes,
+      ),
     close: () => db.close(),
   };
   return outbox;

@@ -14,6 +14,7 @@ from public.newsletter_subscribers as s
 where s.suppressed_reason is not null or s.soft_bounces > 0
 order by s.suppressed_at desc nulls last, s.email;
 
--- To mail a reader again (a mailbox that was full, a complaint made by mistake), remove the two dashes from the line
--- below, put their address in place of reader@example.com, and run it; it answers true when it lifted a suppression.
+-- To mail a reader again (a mailbox that was full), remove the two dashes from the line below, put their address in
+-- place of reader@example.com, and run it; it answers true when it lifted a suppression. A reader's own act (an
+-- unsubscribe, a complaint) is never lifted this way: only their own new sign-up, confirmed by mail, lifts it.
 -- select newsletter_private.unsuppress('reader@example.com');

@@ -112,7 +112,9 @@ describe("backups and restore, with the production server", () => {
       expect(run.stderr).toContain("Kept a copy of the list as it was (8 subscribers)");
       expect(run.stderr).toContain("Put back 2 addresses from");
       expect(run.stderr).toContain("kept-3@example.com, kept-4@example.com");
-      expect(run.stderr).toContain("Left out 1 reader who unsubscribed by their link after the backup was made.");
+      expect(run.stderr).toContain(
+        "Left out 1 reader who left the list (unsubscribed, complained or bounced) after the backup was made.",
+      );
       expect(run.stderr).toContain("The list now holds 10 subscribers.");
       expect(storedEmails(dataDir).sort()).toEqual(
         [...emails.filter((email) => email !== "kept-9@example.com"), "after-backup@example.com"].sort(),

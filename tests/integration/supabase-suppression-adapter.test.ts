@@ -42,8 +42,8 @@ describe("suppression in the Supabase adapter", () => {
     }
     expect(await server.softBounce("full@example.org", "452 full", new Date(AT.getTime() + 2))).toBe("already");
     expect(await server.softBounce("full@example.org", "452 full", new Date(AT.getTime() + 3))).toBe("suppressed");
-    expect(await server.unsuppress("full@example.org")).toBe(true);
-    expect(await server.unsuppress("full@example.org")).toBe(false);
+    expect(await server.unsuppress("full@example.org")).toEqual({ kind: "lifted" });
+    expect(await server.unsuppress("full@example.org")).toEqual({ kind: "not-suppressed" });
     for (const call of rpcCalls("newsletter_suppress")) {
       expect(call.headers.apikey).toBe(stub.anonKey);
       expect(JSON.parse(call.body)).toMatchObject({ signature: expect.stringMatching(/^[0-9a-f]{64}$/) });

@@ -36,6 +36,8 @@ describe("a reader the relay refuses with 550", () => {
 
     const count = await subscribers(setup.dataDir, ["count"]);
     expect(count.stderr).toContain("3 confirmed, 0 pending, 1 suppressed (bounced or complained: no mail)");
+    // The 550 left a tombstone: that mailbox stays unmailed whatever spelling signs it up again unconfirmed.
+    expect(count.stderr).toContain("1 mailbox left the list (kept as a keyed hash");
     const listed = await subscribers(setup.dataDir, ["list"]);
     expect(listed.stdout).toMatch(/^reader1@example\.org\t.*\tsuppressed: bounced \d{4}-/m);
     expect(listed.stdout).not.toMatch(/^reader0@example\.org\t.*suppressed/m);

@@ -38,28 +38,29 @@ describe("suppressing a reader", () => {
       detail: "550 5.1.1 user unknown",
     });
     expect(list.owner.rows().map((row) => row.suppression?.reason ?? null)).toEqual(["bounced", null]);
-    // The same report again, and one for nobody on the list, store nothing.
-    expect(await list.suppress("ada@example.com", "complained", "again", at)).toBe("already");
+    // The same report again, and one for nobody on the list, store no row.
+    expect(await list.suppress("ada@example.com", "bounced", "again", at)).toBe("already");
     expect(await list.suppress("nobody@example.com", "bounced", "550", at)).toBe("unknown");
     expect(list.owner.count()).toBe(2);
-    expect(await list.unsuppress("ada@example.com")).toBe(true);
-    expect(await list.unsuppress("ada@example.com")).toBe(false);
+    expect(await list.unsuppress("ada@example.com")).toEqual({ kind: "lifted" });
+    expect(await list.unsuppress("ada@example.com")).toEqual({ kind: "not-suppressed" });
     expect(await readerEmails()).toEqual(["ada@example.com", "grace@example.com"]);
     expect(await list.isReader(token)).toBe(true);
   });
 
-  it("answers a suppressed reader who signs up again as a duplicate, and sends no mail", async () => {
+  it("treats a suppressed reader who signs up again as a new sign-up: a confirmation mail, no update before it", async () => {
     await list.signUp("ada@example.com", { state: "pending", consent, now: at.getTime() });
     expect(await list.suppress("ada@example.com", "bounced", "550 no such user", at)).toBe("suppressed");
-    // A day later a pending reader would get another mail; a suppressed one gets none.
+    // A confirmation already queued finds the reader gone, so it is not sent.
+    expect(await list.issueConfirmToken("ada@example.com", "a".repeat(64), at.getTime())).toBe("gone");
     const later = at.getTime() + 25 * 60 * 60_000;
     expect(await list.signUp("ada@example.com", { state: "pending", consent, now: later })).toEqual({
-      outcome: "duplicate",
-      mail: false,
+      outcome: "subscribed",
+      mail: true,
     });
     expect(await list.signUp("Ada@example.com")).toEqual({ outcome: "duplicate", mail: false });
-    // A confirmation already queued finds the reader gone, so it is not sent.
-    expect(await list.issueConfirmToken("ada@example.com", "a".repeat(64), later)).toBe("gone");
+    expect(await list.issueConfirmToken("ada@example.com", "b".repeat(64), later)).toBe("issued");
+    expect(await readerEmails()).toEqual([]);
   });
 
   it("counts a complaint as leaving the list: a backup's row does not bring the reader back", async () => {

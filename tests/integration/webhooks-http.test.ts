@@ -7,7 +7,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
+import { openSqliteList, SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
+import { hashToken } from "~/newsletter/list/subscriber-list.server";
+import { dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { addReaders } from "../support/newsletter/cli";
 import { subscribers } from "../support/subscribers-cli";
 import { serverHarness, type ServerProcess } from "../support/production-server";
@@ -215,6 +217,17 @@ describe("with every relay configured", () => {
       db.close();
     }
   };
+  const signUpAgainAndConfirm = async (email: string) => {
+    const list = openSqliteList(dataDir);
+    try {
+      const now = Date.now();
+      await list.signUp(email, { state: "pending", consent: dialogConsent("/"), now });
+      await list.issueConfirmToken(email, hashToken(`again-${email}-${now}`), now);
+      expect(await list.confirm(`again-${email}-${now}`, now)).toBe("confirmed");
+    } finally {
+      list.close();
+    }
+  };
   const leftByLink = () => {
     const db = new DatabaseSync(path.join(dataDir, SQLITE_FILE_NAME), { readOnly: true });
     try {
@@ -243,7 +256,13 @@ describe("with every relay configured", () => {
         // A complaint is the reader leaving the list: their token is remembered as one who left.
         if (kind === "complaint") expect(leftByLink()).toBeGreaterThan(0);
         const lifted = await subscribers(dataDir, ["unsuppress", email]);
-        expect(lifted.code, lifted.stderr).toBe(0);
+        if (kind === "bounce") expect(lifted.code, lifted.stderr).toBe(0);
+        else {
+          // The reader's own act: the owner cannot lift it; the reader's own new sign-up, confirmed by mail, does.
+          expect(lifted.code).toBe(1);
+          expect(lifted.stderr).toContain("only their own new sign-up, confirmed by mail");
+          await signUpAgainAndConfirm(email);
+        }
         expect(suppressionOf(email).reason).toBeNull();
       }
       expect(suppressionOf("reader@example.com").reason).toBeNull();

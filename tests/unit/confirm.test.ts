@@ -16,6 +16,7 @@ import { consentRecord, countByState } from "~/newsletter/list/sqlite/owner-rows
 import { suppress } from "~/newsletter/list/sqlite/suppression.server";
 import { CONSENT_WORDING, consentPageOf, consentVersion, dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { openSqliteList, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
+import { openLedger } from "~/newsletter/list/sqlite/tombstones.server";
 
 let dir: string;
 let store: SqliteList;
@@ -28,6 +29,8 @@ beforeEach(() => {
   store = openSqliteList(dir);
   // A connection of the test's own: the list hands no database out.
   db = new DatabaseSync(store.file);
+  // The ledger's SQL function (mailbox_hash), as every connection of the list has it.
+  openLedger(db);
 });
 afterEach(() => {
   if (db.isOpen) db.close();
@@ -118,15 +121,19 @@ describe("double opt-in in the embedded store", () => {
     });
   });
 
-  it("keeps a pending reader whose confirmation bounced past the week: a new sign-up mails them nothing", () => {
+  it("keeps a pending reader whose confirmation bounced past the week; their own new sign-up is a new one", () => {
     signUpPending(db, "bounced@example.com", consent, T0);
     issueToken(db, "bounced@example.com", "hash-bounced", T0);
     expect(suppress(db, "bounced@example.com", "bounced", "550 5.1.1 no such user", new Date(T0))).toBe("suppressed");
     expect(expirePending(db, T0 + 30 * DAY_MS)).toEqual([]);
+    expect(confirmByHash(db, "hash-bounced", T0 + DAY_MS)).toBe("unknown");
+    // The person asks again: the mail goes (the relay may have been wrong); only their confirmation lifts the bounce.
     expect(signUpPending(db, "bounced@example.com", consent, T0 + 31 * DAY_MS)).toEqual({
-      outcome: "duplicate",
-      mail: false,
+      outcome: "subscribed",
+      mail: true,
     });
+    expect(issueToken(db, "bounced@example.com", "hash-again", T0 + 31 * DAY_MS)).toBe("issued");
+    expect(confirmByHash(db, "hash-again", T0 + 31 * DAY_MS + 1)).toBe("confirmed");
   });
 
   it("keeps the first mail's link working after a second mail, each for its own 7 days; the one before stops", () => {

@@ -90,6 +90,13 @@ describe("the outbox", () => {
     expect(outbox.sentSince("confirm", T0 + 61 * 60_000 - 60 * 60_000)).toBe(2);
     expect(outbox.sentSince("confirm", T0 + 1)).toBe(2);
     expect(outbox.removeRecipient("R1@EXAMPLE.com")).toBe(1);
-    expect(outbox.rows().map((row) => row.recipient)).toEqual(["r2@example.com", "r3@example.com"]);
+    // The address is gone; the row stays in its place, so what was sent is still counted.
+    expect(outbox.rows().map((row) => row.recipient)).toEqual(["erased-1@invalid", "r2@example.com", "r3@example.com"]);
+    expect(outbox.counts({ kind: "confirm" })).toMatchObject({ sent: 2, queued: 0, sending: 1 });
+    expect(outbox.removeRecipient("r3@example.com")).toBe(1);
+    // A mail not yet sent to an erased address never goes.
+    expect(outbox.rows({ state: "skipped" })).toMatchObject([
+      { recipient: "erased-3@invalid", lastError: "removed by the owner" },
+    ]);
   });
 });

@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openSqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
-import { isReader } from "~/newsletter/list/sqlite/readers.server";
 import type { Reader } from "~/newsletter/list/subscriber-list.server";
 import { createMembership } from "~/newsletter/list/supabase/readers.server";
 import { concurrencyFor, relayWait } from "~/newsletter/send/send-command.server";
@@ -48,13 +47,6 @@ describe("status", () => {
 });
 
 describe("readers", () => {
-  it("are the confirmed rows with a token (rows from before confirmation have no state)", () => {
-    expect(isReader({ email: "a@x.org", unsubscribeToken: "t" })).toBe(true);
-    expect(isReader({ email: "a@x.org", unsubscribeToken: "t", state: "confirmed" })).toBe(true);
-    expect(isReader({ email: "a@x.org", unsubscribeToken: "t", state: "pending" })).toBe(false);
-    expect(isReader({ email: "a@x.org", unsubscribeToken: null })).toBe(false);
-  });
-
   it("are re-read for the check before each mail once the last read is older than the audience allows", async () => {
     let list: Reader[] = [{ email: "a@x.org", token: "ta" }];
     let reads = 0;

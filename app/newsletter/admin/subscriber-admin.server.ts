@@ -11,7 +11,12 @@ import { restoreBackup } from "~/newsletter/backups/restore.server";
 import { SUPABASE_OWNER_HINT } from "~/newsletter/list/open-list.server";
 import { supabaseImported } from "~/newsletter/list/supabase/imported.server";
 import { WHOLE_FILE } from "~/newsletter/list/sqlite/sqlite-list.server";
-import type { ConsentRecord, OwnerOperations, SubscriberList } from "~/newsletter/list/subscriber-list.server";
+import type {
+  ConsentRecord,
+  OwnerOperations,
+  SubscriberList,
+  UnsuppressOutcome,
+} from "~/newsletter/list/subscriber-list.server";
 import type { BackupSettings } from "~/newsletter/backups/automatic-backups.server";
 import type { MailSettings } from "~/mail/settings.server";
 
@@ -45,12 +50,13 @@ function importList(services: () => AdminServices): ImportTarget {
 }
 
 /** Erases every outbox row for an address (`remove` erases everything about it); none when there is no outbox. */
-function eraseOutboxRows(services: () => AdminServices, email: string): number {
+function eraseOutboxRows(services: () => AdminServices, email: string, refusal: string | undefined): number {
   const { outboxFile } = services().mail;
   if (!existsSync(outboxFile)) return 0;
   const outbox = openOutbox(outboxFile);
   try {
-    return outbox.removeRecipient(email);
+    // A send's record keeps what became of the reader's mail (status counts a refusal), not who they were.
+    return outbox.removeRecipient(email, refusal ? { refusal } : {});
   } finally {
     outbox.close();
   }
@@ -91,6 +97,10 @@ export function subscriberTools(services: () => AdminServices) {
     countByState: (): { confirmed: number; pending: number } => ownerOperations(services).countByState(),
     /** Readers who get no mail again. */
     countSuppressed: (): number => ownerOperations(services).countSuppressed(),
+    /** Whether the mailbox this address reaches left the list, why and when (its tombstone), or null. */
+    leftOf: (email: string) => ownerOperations(services).leftOf(email),
+    /** Mailboxes that left the list (tombstones: no address kept). */
+    leftCount: (): number => ownerOperations(services).tombstones().length,
     /** Confirmation mails in the outbox by state (null: no outbox file), for `count`: what waits, what went. */
     confirmationMails: () => confirmationMails(services),
     /**
@@ -105,16 +115,20 @@ export function subscriberTools(services: () => AdminServices) {
     unsuppressImport: (file: string, out: { write(text: string): unknown }): Promise<number> => {
       const operations = ownerOperations(services);
       const list = services().list();
-      const target = { show: (email: string) => operations.show(email), unsuppress: (e: string) => list.unsuppress(e) };
+      const target = {
+        show: (email: string) => operations.show(email),
+        unsuppress: async (e: string) => (await list.unsuppress(e)).kind === "lifted",
+      };
       return liftImportSuppressions({ file, list: target, out });
     },
-    /** Lifts a reader's suppression (a mailbox that was full); whether they were suppressed. */
-    unsuppress: (email: string): Promise<boolean> => services().list().unsuppress(email),
+    /** Lifts a bounce or an import's suppression (a mailbox that was full); refuses a reader's own act, saying why. */
+    unsuppress: (email: string): Promise<UnsuppressOutcome> => services().list().unsuppress(email),
     /** Erases an address from the list and from the mail outbox; whether it was on the list, and outbox rows erased. */
-    remove: (email: string): { removed: boolean; mails: number } => ({
-      removed: ownerOperations(services).remove(email),
-      mails: eraseOutboxRows(services, email),
-    }),
+    remove: (email: string): { removed: boolean; mails: number } => {
+      const owner = ownerOperations(services);
+      const refusal = owner.show(email)?.suppression?.reason;
+      return { removed: owner.remove(email), mails: eraseOutboxRows(services, email, refusal) };
+    },
     exportCsv: (): string => subscribersCsv(ownerOperations(services).rows(), owner.siteUrl),
     /**
      * A consistent copy of the live list at `target`; answers how many subscribers it holds. The tool's process serves

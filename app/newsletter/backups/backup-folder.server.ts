@@ -5,6 +5,7 @@ import { newestFirst } from "~/newsletter/backups/backup-plan.server";
 import { BACKUP_READ_LIMIT_MS, readBackupContents } from "~/newsletter/list/sqlite/backup-file.server";
 import type { BackupRow } from "~/newsletter/list/subscriber-list.server";
 import { describeCause } from "~/utils/log.server";
+import { checkedBackup } from "~/newsletter/backups/restore.server";
 
 /** The names in a folder; none when it does not exist. */
 export const folderNames = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
@@ -40,9 +41,14 @@ export function listBackups(dir: string, limitMs = BACKUP_READ_LIMIT_MS): Backup
       const file = path.join(dir, name);
       let subscribers: BackupListing["subscribers"];
       try {
-        subscribers = readBackup(file, limitMs).length;
+        // Restore's own check, so "fine" here means that a restore takes it.
+        subscribers = checkedBackup(file, limitMs).rows.length;
       } catch (error) {
-        subscribers = { problem: describeCause(error).replace(/^Error: .*? is not a backup/, "not a backup") };
+        subscribers = {
+          problem: describeCause(error)
+            .replace(/^Error: .*? is not a backup/, "not a backup")
+            .replace(/^Error: .*? cannot be restored/, "cannot be restored"),
+        };
       }
       return { file, bytes, modified, subscribers };
     },

@@ -4,7 +4,14 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { replacedFileName } from "~/newsletter/backups/backup-plan.server";
 import { readBackupContents } from "~/newsletter/list/sqlite/backup-file.server";
-import { checkBackupRows, checkUnsubscribedTokens, checkWordings } from "~/newsletter/backups/row-checks.server";
+import {
+  checkBackupRows,
+  checkLedger,
+  checkUnsubscribedTokens,
+  checkWordings,
+} from "~/newsletter/backups/row-checks.server";
+
+type CheckedLedger = ReturnType<typeof checkLedger>;
 import type { AddBackReport, BackupRow, ConsentWording } from "~/newsletter/list/subscriber-list.server";
 import {
   isLogLostUnderOpenFile,
@@ -54,13 +61,17 @@ function liveFileProblem(file: string): string | null {
  * A backup's rows (with each reader's state and consent record), unsubscribed readers and consent wordings, each
  * checked as the store would hold it; throws naming what is wrong.
  */
-function checkedBackup(source: string): { rows: BackupRow[]; unsubscribed: string[]; wordings: ConsentWording[] } {
-  const contents = readBackupContents(source);
+export function checkedBackup(
+  source: string,
+  limitMs?: number,
+): { rows: BackupRow[]; unsubscribed: string[]; wordings: ConsentWording[]; ledger: CheckedLedger } {
+  const contents = readBackupContents(source, limitMs);
   try {
     return {
       rows: checkBackupRows(contents.rows),
       unsubscribed: checkUnsubscribedTokens(contents.unsubscribed),
       wordings: checkWordings(contents.wordings),
+      ledger: checkLedger(contents.tombstones, contents.ledgerKey),
     };
   } catch (error) {
     throw new Error(`${source} cannot be restored: it holds ${withoutPrefix(error).replace(/^Error: /, "")}`, {
@@ -98,7 +109,7 @@ export async function restoreBackup(
   now = new Date(),
 ): Promise<RestoreReport> {
   const source = path.resolve(backup);
-  const { rows, unsubscribed, wordings } = checkedBackup(source);
+  const { rows, unsubscribed, wordings, ledger } = checkedBackup(source);
   const live = path.join(path.resolve(dataDir), SQLITE_FILE_NAME);
   mkdirSync(backupDir, { recursive: true });
   const keptAs = path.join(backupDir, replacedFileName(now));
@@ -111,7 +122,7 @@ export async function restoreBackup(
     // The old log belongs to the old file: replayed onto the new one it would corrupt it. It is kept above.
     rmSync(`${live}-wal`, { force: true });
     rmSync(`${live}-shm`, { force: true });
-    await writeFreshStore(live, rows, unsubscribed, wordings);
+    await writeFreshStore(live, rows, { unsubscribed, wordings, ledger });
     const list = openSqliteList(dataDir);
     try {
       return { kind: "replaced", reason: problem, keptAs: kept, keptLog, subscribers: list.owner.count() };

@@ -4,7 +4,9 @@ import { showValue } from "~/newsletter/list/sqlite/backup-file.server";
 import { consentVersion } from "~/newsletter/sign-up/consent.server";
 import { EMAIL_MAX_LENGTH } from "~/newsletter/sign-up/messages";
 import { subscribeSchema } from "~/newsletter/sign-up/schema.server";
-import type { BackupRow, ConsentWording } from "~/newsletter/list/subscriber-list.server";
+import type { BackupRow, BackupTombstone, ConsentWording } from "~/newsletter/list/subscriber-list.server";
+import { isLeftReason } from "~/newsletter/list/ledger";
+import { isMailboxHash } from "~/newsletter/list/mailbox-hash.server";
 import { isUnsubscribeToken } from "~/newsletter/list/unsubscribe-token";
 
 /** How many of a backup's bad rows the owner is shown (the count says how many there are in all). */
@@ -29,6 +31,11 @@ export interface RawRow {
   confirmRequestedAt?: unknown;
   confirmTokenHash?: unknown;
   confirmTokenAt?: unknown;
+  previousConfirmTokenHash?: unknown;
+  previousConfirmTokenAt?: unknown;
+  suppressedReason?: unknown;
+  suppressedAt?: unknown;
+  suppressedDetail?: unknown;
 }
 
 /** What is wrong with one row on its own, or null. */
@@ -56,6 +63,12 @@ const TOKEN_HASH = /^[0-9a-f]{64}$/;
 /** The page a sign-up came from: a path on the site. */
 const isSitePath = (value: unknown) =>
   typeof value === "string" && value.startsWith("/") && value.length <= 2048 && !/[\s\p{Cc}]/u.test(value);
+/**
+ * An imported reader's consent record: where they agreed, in one line the import wrote
+ * (app/newsletter/admin/import/consent.server.ts).
+ */
+const isImportNote = (value: unknown) =>
+  typeof value === "string" && value.startsWith("imported ") && value.length <= 1000 && !/\p{Cc}/u.test(value);
 /** Absent (a file from before the column) or null, which the store writes for "none". */
 const none = (value: unknown) => value === null || value === undefined;
 
@@ -68,19 +81,63 @@ function consentProblem(row: RawRow): string | null {
   if (state !== undefined && state !== "pending" && state !== "confirmed") {
     return `its state, ${showValue(state)}, is neither "pending" nor "confirmed"`;
   }
-  const times = { confirmedAt, confirmRequestedAt: row.confirmRequestedAt, confirmTokenAt: row.confirmTokenAt };
+  const times = {
+    confirmedAt,
+    confirmRequestedAt: row.confirmRequestedAt,
+    confirmTokenAt: row.confirmTokenAt,
+    previousConfirmTokenAt: row.previousConfirmTokenAt,
+    suppressedAt: row.suppressedAt,
+  };
   for (const [name, time] of Object.entries(times)) {
     if (!none(time) && !isStoredTime(time)) return `its ${name}, ${showValue(time)}, is not a time the store writes`;
   }
   if (state === "pending" && !none(confirmedAt)) return `it is pending, yet confirmed at ${showValue(confirmedAt)}`;
-  if (!none(page) && !isSitePath(page)) return `its consent page, ${showValue(page)}, is not a path on the site`;
+  if (!none(page) && !isSitePath(page) && !isImportNote(page))
+    return `its consent page, ${showValue(page)}, is not a path on the site`;
   if (!none(version) && !(typeof version === "string" && WORDING_VERSION.test(version))) {
     return `its wording version, ${showValue(version)}, is not of the store's form`;
   }
-  if (!none(hash) && !(typeof hash === "string" && TOKEN_HASH.test(hash))) {
-    return `its confirmation token hash, ${showValue(hash)}, is not of the store's form`;
+  for (const token of [hash, row.previousConfirmTokenHash]) {
+    if (!none(token) && !(typeof token === "string" && TOKEN_HASH.test(token))) {
+      return `its confirmation token hash, ${showValue(token)}, is not of the store's form`;
+    }
+  }
+  return suppressionProblem(row);
+}
+
+const SUPPRESSED_REASONS = new Set(["bounced", "complained", "unsubscribed"]);
+
+/** What is wrong with a row's suppression (why it gets no mail), or null. */
+function suppressionProblem({ suppressedReason: reason, suppressedDetail: detail }: RawRow): string | null {
+  if (!none(reason) && !(typeof reason === "string" && SUPPRESSED_REASONS.has(reason))) {
+    return `its suppression reason, ${showValue(reason)}, is not one the store writes`;
+  }
+  if (!none(detail) && !(typeof detail === "string" && detail.length <= 4000)) {
+    return `its suppression detail, ${showValue(detail)}, is not text the store writes`;
   }
   return null;
+}
+
+/** A backup's tombstones and their key, each as the store writes them; throws naming the first bad one. */
+export function checkLedger(
+  tombstones: readonly Record<string, unknown>[],
+  key: unknown,
+): { tombstones: BackupTombstone[]; key: string | null } {
+  if (key !== null && !(typeof key === "string" && /^[0-9a-f]{64}$/.test(key))) {
+    throw new Error(`a ledger key, ${showValue(key)}, that is not of the store's form; nothing was changed`);
+  }
+  for (const { mailbox, reason, at } of tombstones) {
+    const problem = !isMailboxHash(mailbox)
+      ? `a tombstone whose mailbox, ${showValue(mailbox)}, is not a keyed hash`
+      : !isLeftReason(reason)
+        ? `a tombstone whose reason, ${showValue(reason)}, is not one the store writes`
+        : !isStoredTime(at)
+          ? `a tombstone made at ${showValue(at)}, not a time the store writes`
+          : null;
+    if (problem) throw new Error(`${problem}; nothing was changed`);
+  }
+  if (tombstones.length > 0 && key === null) throw new Error("tombstones without their key; nothing was changed");
+  return { tombstones: tombstones as unknown as BackupTombstone[], key };
 }
 
 /**

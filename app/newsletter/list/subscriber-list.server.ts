@@ -4,11 +4,11 @@
  * file (./sqlite/) or Supabase (./supabase/). Only the code under this folder knows the table; no caller gets a
  * database. Times are milliseconds since the epoch, passed in so tests can move the clock.
  *
- * Built to grow: suppressing an address for good (`suppress(email, reason, detail)`, `unsuppress(email)`) joins the
- * visitors' and the relay's operations below, and `import(rows)` joins the owner's, each adapter answering for its
- * own table; nothing outside this folder changes shape for them.
+ * Every door is a transition of the ledger (./ledger.ts): who left is remembered by mailbox (a tombstone, never the
+ * address), and no import, restore or owner's command brings them back; only their own confirmed sign-up does.
  */
 import { createHash } from "node:crypto";
+import type { LeftReason } from "~/newsletter/list/ledger";
 
 /** What became of one sign-up; each outcome has its own toast (app/newsletter/messages.ts). */
 export type SubscribeOutcome = "subscribed" | "duplicate" | "failed";
@@ -56,6 +56,10 @@ export type SuppressReason = "bounced" | "complained";
 export type SuppressOutcome = "suppressed" | "already" | "unknown";
 /** A soft bounce is "counted" until the third in a row, which suppresses. */
 export type SoftBounceOutcome = SuppressOutcome | "counted";
+
+/** What the owner's `unsuppress` did: lifted, nothing to lift, or refused (a reader's own act), with why. */
+export type UnsuppressOutcome =
+  { kind: "lifted" } | { kind: "not-suppressed" } | { kind: "refused"; reason: LeftReason; why: string };
 
 /** A reader's suppression as the owner's tools show it ("unsubscribed": left at another tool, brought in by an import). */
 export interface Suppression {
@@ -123,6 +127,18 @@ export interface BackupRow {
   confirmRequestedAt?: string | null;
   confirmTokenHash?: string | null;
   confirmTokenAt?: string | null;
+  previousConfirmTokenHash?: string | null;
+  previousConfirmTokenAt?: string | null;
+  suppressedReason?: Suppression["reason"] | null;
+  suppressedAt?: string | null;
+  suppressedDetail?: string | null;
+}
+
+/** One tombstone as a backup holds it: a keyed hash of a mailbox (the key travels with it), why and when. */
+export interface BackupTombstone {
+  mailbox: string;
+  reason: LeftReason;
+  at: string;
 }
 
 /** One wording readers agreed to, as newsletter_consent_wordings holds it. */
@@ -160,12 +176,18 @@ export interface OwnerOperations {
   /** Whether the address is on the list in any state (the import never touches a reader already there). */
   has(email: string): boolean;
   /**
-   * Stores a reader brought from another tool, confirmed, with where their consent was given (`consentNote`), and
-   * suppressed when the file said they left or bounced there; false, changing nothing, when the address is there.
+   * Stores a reader brought from another tool, confirmed, with where their consent was given (`consentNote`); false,
+   * changing nothing, when the address is there or its mailbox left. When the file says they left or bounced there,
+   * the mailbox is tombstoned ('imported') and a reader already here from an import is suppressed too (whatever the
+   * order of the files); true when that changed something. A reader who signed up here keeps their own word.
    */
   addImported(row: ImportedRow): boolean;
   /** Readers who get no mail again (bounced or complained), of either state. */
   countSuppressed(): number;
+  /** The mailboxes that left (a keyed hash each, never the address), why and when, oldest first. */
+  tombstones(): { reason: LeftReason; at: string }[];
+  /** The tombstone of the mailbox this address reaches, if it left. */
+  leftOf(email: string): { reason: LeftReason; at: string } | null;
   /** Every subscriber, oldest first. */
   rows(): SubscriberRow[];
   /** Everything kept about one address (GDPR art. 15), or null when it is not on the list. */
@@ -214,8 +236,8 @@ export interface SubscriberList {
   softBounce(email: string, detail: string, at: Date): Promise<SoftBounceOutcome>;
   /** A mail was handed over for this reader: their soft bounces start again from none. */
   delivered(email: string): Promise<void>;
-  /** Lifts the suppression; whether the address was suppressed. */
-  unsuppress(email: string): Promise<boolean>;
+  /** Lifts a bounce or an import's suppression of the mailbox; refuses a reader's own act, saying why. */
+  unsuppress(email: string): Promise<UnsuppressOutcome>;
   /** Every suppressed address (lower-cased) and why, for the owner's `status`. Throws when the list cannot be read. */
   suppressedAddresses(): Promise<Map<string, Suppression["reason"]>>;
   /** Whether a sign-up can be stored now (/healthz): never a network call. */

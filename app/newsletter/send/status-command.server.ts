@@ -65,7 +65,8 @@ export function statusLine(
 function refusalsOf(outbox: Outbox, name: string, reasons: ReadonlyMap<string, Suppression["reason"]>): Refusals {
   const refusals: Refusals = { bounced: 0, complained: 0 };
   for (const row of outbox.rows({ kind: "update", ref: name })) {
-    const reason = reasons.get(row.recipient.toLowerCase());
+    // An erased reader's row keeps its refusal (subscriber-admin's remove): the send's record stays as it was.
+    const reason = reasons.get(row.recipient.toLowerCase()) ?? row.payload.refusal;
     if (reason === "bounced" || reason === "complained") refusals[reason] += 1;
   }
   return refusals;

@@ -29,7 +29,7 @@ export interface Refusal {
 export interface ImportPlan {
   /** New readers, imported as confirmed. */
   add: PlannedReader[];
-  /** New addresses the file says left, bounced or complained: imported suppressed, never mailed. */
+  /** Addresses the file says left, bounced or complained: imported (or, when an import brought them, made) suppressed. */
   suppressAdd: PlannedSuppression[];
   /** Addresses the list already knows: left untouched. */
   alreadyOnList: { line: number; email: string }[];
@@ -86,9 +86,10 @@ export function planImport(rows: readonly ImportRow[], isOnList: (email: string)
       originalDate: row.originalDate,
       statusInFile: said,
     };
-    if (isOnList(row.address)) plan.alreadyOnList.push({ line: row.line, email: row.address });
+    // A file's word that a reader left counts whatever the order of the files: the list decides (ledger.ts).
+    if (status.kind === "suppressed") plan.suppressAdd.push({ ...reader, reason: status.reason });
+    else if (isOnList(row.address)) plan.alreadyOnList.push({ line: row.line, email: row.address });
     else if (status.kind === "refused") plan.refused.push({ line: row.line, text: row.address, reason: status.reason });
-    else if (status.kind === "suppressed") plan.suppressAdd.push({ ...reader, reason: status.reason });
     else plan.add.push(reader);
   }
   plan.refused.sort((a, b) => a.line - b.line);

@@ -48,7 +48,18 @@ try {
       readable && ["version", "wording", "first_used_at"].every((c) => wordingColumns.includes(c))
         ? db.prepare("select version, wording, first_used_at as firstUsedAt from newsletter_consent_wordings order by version").all()
         : [];
-    send({ objects, integrity, subscriberColumns, rows, unsubscribed, wordingColumns, wordings });
+    const tombstoneColumns = columns(db, "newsletter_tombstones");
+    const tombstones =
+      readable && ["mailbox", "reason", "at"].every((c) => tombstoneColumns.includes(c))
+        ? db.prepare("select mailbox, reason, at from newsletter_tombstones order by at, mailbox").all()
+        : [];
+    const ledgerColumns = columns(db, "newsletter_ledger");
+    const keyRow =
+      readable && ["name", "value"].every((c) => ledgerColumns.includes(c))
+        ? db.prepare("select value from newsletter_ledger where name = 'key'").get()
+        : undefined;
+    const ledgerKey = keyRow ? keyRow.value : null;
+    send({ objects, integrity, subscriberColumns, rows, unsubscribed, wordingColumns, wordings, tombstones, ledgerKey });
   }
 } catch (error) {
   send({ error: String(error && error.message), errcode: error && error.errcode });
@@ -68,6 +79,8 @@ export interface RawBackup {
   /** None when the file has no newsletter_consent_wordings table (from before double opt-in). */
   wordingColumns?: string[];
   wordings?: Record<string, unknown>[];
+  tombstones?: Record<string, unknown>[];
+  ledgerKey?: unknown;
 }
 
 /** A BLOB as the child reports it. */
@@ -142,6 +155,10 @@ export interface BackupContents {
   unsubscribed: unknown[];
   /** The consent wordings readers agreed to, unchecked (none in a file from before double opt-in). */
   wordings: Record<string, unknown>[];
+  /** Who left, by mailbox, unchecked (none in a file from before the ledger). */
+  tombstones: Record<string, unknown>[];
+  /** The key the tombstones were made with (null in a file from before the ledger). */
+  ledgerKey: unknown;
 }
 
 /** newsletter_consent_wordings as the store makes it, or none at all (a file from before double opt-in). */
@@ -178,7 +195,13 @@ export function readBackupContents(file: string, limitMs = BACKUP_READ_LIMIT_MS)
     if (!columns.has("email") || !columns.has("created_at")) throw new Error("it has no newsletter_subscribers table");
     if (!columns.has("id")) throw new Error("its newsletter_subscribers table has no id column");
     checkWordingColumns(read.wordingColumns);
-    return { rows: read.rows ?? [], unsubscribed: read.unsubscribed ?? [], wordings: read.wordings ?? [] };
+    return {
+      rows: read.rows ?? [],
+      unsubscribed: read.unsubscribed ?? [],
+      wordings: read.wordings ?? [],
+      tombstones: read.tombstones ?? [],
+      ledgerKey: read.ledgerKey ?? null,
+    };
   } catch (error) {
     throw new Error(`${file} is not a backup of the newsletter list: ${describeCause(error).replace(/^Error: /, "")}`, {
       cause: error,

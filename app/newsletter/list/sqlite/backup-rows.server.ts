@@ -3,7 +3,8 @@
 // that dropped it would turn a pending reader into a confirmed one (the schema's rule for readers from before).
 import type { DatabaseSync } from "node:sqlite";
 import { READERS_FROM_BEFORE } from "~/newsletter/list/sqlite/schema.server";
-import type { BackupRow, ConsentWording } from "~/newsletter/list/subscriber-list.server";
+import type { BackupRow, BackupTombstone, ConsentWording } from "~/newsletter/list/subscriber-list.server";
+import { writeTombstone } from "~/newsletter/list/sqlite/tombstones.server";
 
 /** Each subscriber column a backup's rows carry, with the key a row holds it under (the id is the store's own). */
 export const BACKUP_COLUMNS = [
@@ -17,6 +18,11 @@ export const BACKUP_COLUMNS = [
   ["confirm_requested_at", "confirmRequestedAt"],
   ["confirm_token_hash", "confirmTokenHash"],
   ["confirm_token_at", "confirmTokenAt"],
+  ["previous_confirm_token_hash", "previousConfirmTokenHash"],
+  ["previous_confirm_token_at", "previousConfirmTokenAt"],
+  ["suppressed_reason", "suppressedReason"],
+  ["suppressed_at", "suppressedAt"],
+  ["suppressed_detail", "suppressedDetail"],
 ] as const;
 
 /** Writes one backup row with the token it is to keep (a new one when its own is missing or taken). */
@@ -37,7 +43,17 @@ export function rowInserter(db: DatabaseSync) {
       row.confirmRequestedAt ?? null,
       confirmTokenHash,
       row.confirmTokenAt ?? null,
+      confirmTokenHash === null ? null : (row.previousConfirmTokenHash ?? null),
+      row.previousConfirmTokenAt ?? null,
+      row.suppressedReason ?? null,
+      row.suppressedAt ?? null,
+      row.suppressedDetail ?? null,
     );
+}
+
+/** Writes a backup's tombstones (the key they were made with is the list's: see writeFreshStore). */
+export function insertTombstones(db: DatabaseSync, tombstones: readonly BackupTombstone[]) {
+  for (const { mailbox, reason, at } of tombstones) writeTombstone(db, mailbox, reason, at);
 }
 
 /** Adds the wordings the list lacks; one it has is kept as it is (a version is a digest of its wording). */

@@ -4,6 +4,7 @@ import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import type { SubscribeOutcome } from "~/newsletter/list/subscriber-list.server";
 import { applySchema } from "~/newsletter/list/sqlite/schema.server";
+import { openLedger } from "~/newsletter/list/sqlite/tombstones.server";
 
 /** SQLITE_CONSTRAINT_UNIQUE: the extended result code of a unique index violation, our "duplicate". */
 export const SQLITE_CONSTRAINT_UNIQUE = 2067;
@@ -50,6 +51,7 @@ export function connect(file: string) {
     const { journal_mode: mode } = db.prepare("pragma journal_mode = wal").get() as { journal_mode: string };
     if (mode !== "wal") console.warn(`Newsletter store: ${file} could not use WAL (journal mode is ${mode}).`);
     applySchema(db);
+    openLedger(db);
     // A real write, so a read-only file or folder fails here rather than on the first visitor's sign-up.
     db.exec(WRITE_CHECK);
   } catch (error) {

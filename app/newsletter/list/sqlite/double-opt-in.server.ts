@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type { ConfirmOutcome, Consent, IssueOutcome, Reader, SignUp } from "~/newsletter/list/subscriber-list.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
+import { liftTombstone } from "~/newsletter/list/sqlite/tombstones.server";
 
 export const DAY_MS = 24 * 60 * 60_000;
 export const PENDING_FOR_MS = 7 * DAY_MS;
@@ -44,9 +45,21 @@ export function signUpPending(db: DatabaseSync, email: string, consent: Consent,
           "from newsletter_subscribers where lower(email) = lower(?)",
       )
       .get(email) as { id: number; state: string; requested: string; suppressed: string | null } | undefined;
+    // A reader who left (or was suppressed) and signs up again is a new sign-up: the person asks, the mail goes.
+    if (found?.suppressed) {
+      if (!mayMail) return { outcome: "subscribed", mail: false, held: true };
+      storeWording(db, consent, now);
+      db.prepare(
+        "update newsletter_subscribers set state = 'pending', created_at = ?1, unsubscribe_token = ?2, " +
+          "confirmed_at = null, consent_page = ?3, consent_version = ?4, confirm_requested_at = ?1, " +
+          "confirm_token_hash = null, confirm_token_at = null, previous_confirm_token_hash = null, " +
+          "previous_confirm_token_at = null, suppressed_reason = null, suppressed_at = null, " +
+          "suppressed_detail = null, soft_bounces = 0, last_soft_bounce_at = null where id = ?5",
+      ).run(iso(now), randomUUID(), consent.page, consent.version, found.id);
+      return { outcome: "subscribed", mail: true };
+    }
     if (found) {
-      // A suppressed reader is told what any duplicate is told, and no mail goes out.
-      if (found.suppressed || found.state !== "pending" || found.requested > iso(now - RESEND_AFTER_MS)) {
+      if (found.state !== "pending" || found.requested > iso(now - RESEND_AFTER_MS)) {
         return { outcome: "duplicate", mail: false };
       }
       if (!mayMail) return { outcome: "duplicate", mail: false, held: true };
@@ -55,9 +68,7 @@ export function signUpPending(db: DatabaseSync, email: string, consent: Consent,
     }
     // Over the fair limits: answered as a new sign-up, and nothing stored, so the address can sign up again later.
     if (!mayMail) return { outcome: "subscribed", mail: false, held: true };
-    db.prepare(
-      "insert or ignore into newsletter_consent_wordings (version, wording, first_used_at) values (?, ?, ?)",
-    ).run(consent.version, consent.wording, iso(now));
+    storeWording(db, consent, now);
     db.prepare(
       "insert into newsletter_subscribers (email, created_at, unsubscribe_token, state, consent_page, " +
         "consent_version, confirm_requested_at) values (?, ?, ?, 'pending', ?, ?, ?)",
@@ -65,6 +76,11 @@ export function signUpPending(db: DatabaseSync, email: string, consent: Consent,
     return { outcome: "subscribed", mail: true };
   });
 }
+
+const storeWording = (db: DatabaseSync, consent: Consent, now: number) =>
+  db
+    .prepare("insert or ignore into newsletter_consent_wordings (version, wording, first_used_at) values (?, ?, ?)")
+    .run(consent.version, consent.wording, iso(now));
 
 /** Stores the hash of the token about to be mailed; what became of the reader. */
 export function issueToken(db: DatabaseSync, email: string, tokenHash: string, now: number): IssueOutcome {
@@ -96,6 +112,15 @@ export function confirmByHash(
   now: number,
   onConfirmed?: (reader: Reader) => void,
 ): ConfirmOutcome {
+  return transaction(db, () => confirmNow(db, tokenHash, now, onConfirmed));
+}
+
+function confirmNow(
+  db: DatabaseSync,
+  tokenHash: string,
+  now: number,
+  onConfirmed?: (reader: Reader) => void,
+): ConfirmOutcome {
   const validSince = iso(now - TOKEN_VALID_MS);
   const row = db
     .prepare(
@@ -106,6 +131,8 @@ export function confirmByHash(
     .get(iso(now), tokenHash, validSince, tokenHash, validSince) as
     { email: string; unsubscribe_token: string } | undefined;
   if (row) {
+    // The person's own confirmation by mail: the one act that lifts their own leaving (ledger.ts).
+    liftTombstone(db, row.email);
     // Once: only the update that turned the reader from pending to confirmed returns a row.
     onConfirmed?.({ email: row.email, token: row.unsubscribe_token });
     return "confirmed";

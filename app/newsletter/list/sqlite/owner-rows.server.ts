@@ -1,16 +1,19 @@
 // What the owner's tools (npm run subscribers) do to the embedded list: read it, show and count readers, put a
 // backup's rows back, copy the whole file.
 import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { backup as onlineBackup, DatabaseSync } from "node:sqlite";
 import { transaction } from "~/utils/sqlite-transaction.server";
 import { countRows } from "~/newsletter/list/sqlite/connection.server";
 import { writeAtomically } from "~/newsletter/list/sqlite/durable-files.server";
-import { insertWordings, rowInserter } from "~/newsletter/list/sqlite/backup-rows.server";
+import { insertTombstones, insertWordings, rowInserter } from "~/newsletter/list/sqlite/backup-rows.server";
+import { tombstoneOf } from "~/newsletter/list/sqlite/tombstones.server";
 import { applySchema } from "~/newsletter/list/sqlite/schema.server";
 import type {
   AddBackReport,
   BackupRow,
+  BackupTombstone,
   ConsentRecord,
   ConsentWording,
   SubscriberRow,
@@ -95,6 +98,9 @@ export function addBack(
     for (const row of rows) {
       if (present.get(row.email)) report.alreadyThere += 1;
       else if (row.unsubscribeToken && left.get(row.unsubscribeToken)) report.unsubscribedSince += 1;
+      // The live ledger is newer than any backup: a mailbox that left since stays gone (a suppressed row, which is
+      // never mailed, comes back as the record it was).
+      else if (!row.suppressedReason && tombstoneOf(db, row.email)) report.unsubscribedSince += 1;
       else {
         // The reader's old link keeps working, unless the token is somehow someone else's now.
         const token =
@@ -115,6 +121,8 @@ export function addBack(
  * libuv's thread pool.
  */
 export function copyDatabase(db: DatabaseSync, target: string, stepPages: number): Promise<number> {
+  // The backup folder (or the one the owner named) may not exist yet: a first backup makes it.
+  mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
   return writeAtomically(
     path.resolve(target),
     async (partial) => {
@@ -147,17 +155,21 @@ function settleCopy(file: string): number {
   }
 }
 
+/** What a backup holds besides its rows, written back with them. */
+export interface BackupExtras {
+  unsubscribed: readonly string[];
+  wordings?: readonly ConsentWording[];
+  /** The tombstones and the key they were made with (null: a file from before the ledger, which gets a new key). */
+  ledger?: { key: string | null; tombstones: readonly BackupTombstone[] };
+}
+
 /**
  * Writes a new store file at `target` (replacing whatever is there, in one rename) holding exactly `rows`, in their
- * order, with their states and consent records, the wordings agreed to, and the tokens of readers who left: the
- * schema is the store's own, whatever the rows came from.
+ * order, with their states, consent records and suppressions, the wordings agreed to, the tokens of readers who left
+ * and the tombstones with their key: the schema is the store's own, whatever the rows came from.
  */
-export function writeFreshStore(
-  target: string,
-  rows: readonly BackupRow[],
-  unsubscribed: readonly string[],
-  wordings: readonly ConsentWording[] = [],
-) {
+export function writeFreshStore(target: string, rows: readonly BackupRow[], extras: BackupExtras) {
+  const { unsubscribed, wordings = [], ledger } = extras;
   return writeAtomically(
     target,
     async (partial) => {
@@ -169,6 +181,13 @@ export function writeFreshStore(
         const insert = rowInserter(db);
         const left = db.prepare("insert or ignore into newsletter_unsubscribed (unsubscribe_token) values (?)");
         transaction(db, () => {
+          if (ledger?.key) {
+            // The backup's key, so its tombstones still name their mailboxes; its rows' suppressions are tombstoned.
+            const keep = db.prepare("insert into newsletter_ledger (name, value) values (?, ?)");
+            keep.run("key", ledger.key);
+            keep.run("tombstones-from-rows", "done");
+            insertTombstones(db, ledger.tombstones);
+          }
           insertWordings(db, wordings);
           for (const row of rows) insert(row, row.unsubscribeToken ?? randomUUID());
           for (const token of unsubscribed) left.run(token);

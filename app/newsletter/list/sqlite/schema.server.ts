@@ -76,6 +76,17 @@ export const MIGRATIONS: readonly ((db: DatabaseSync) => void)[] = [
       "create index if not exists newsletter_subscribers_previous_confirm_token " +
         "on newsletter_subscribers (previous_confirm_token_hash)",
     ),
+  // The ledger (./tombstones.server.ts): its key, kept with the list, and who left by mailbox (a keyed hash, never
+  // the address), why and when.
+  (db) =>
+    db.exec(`
+      create table if not exists newsletter_ledger (name text primary key, value text not null) without rowid;
+      create table if not exists newsletter_tombstones (
+        mailbox text primary key,
+        reason text not null check (reason in ('unsubscribed', 'complained', 'bounced', 'imported')),
+        at text not null
+      ) without rowid;
+    `),
 ];
 
 /** Brings `db` to the current schema (see MIGRATIONS). */

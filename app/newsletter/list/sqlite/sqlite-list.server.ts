@@ -23,6 +23,7 @@ import {
   unsuppress,
 } from "~/newsletter/list/sqlite/suppression.server";
 import { confirmedReaders, isConfirmedReader } from "~/newsletter/list/sqlite/readers.server";
+import { allTombstones, tombstoneOf } from "~/newsletter/list/sqlite/tombstones.server";
 import {
   addBack,
   consentRecord,
@@ -107,6 +108,11 @@ export function openSqliteList(dataDir: string): SqliteList {
             }
           ).n,
         ),
+      tombstones: () => allTombstones(db()).map(({ reason, at }) => ({ reason, at })),
+      leftOf: (email) => {
+        const found = tombstoneOf(db(), email);
+        return found ? { reason: found.reason, at: found.at } : null;
+      },
       rows: () => listRows(db()),
       show: (email) => consentRecord(db(), email),
       remove: (email) => Number(live.current.removeByEmail.run(email).changes) > 0,

@@ -1,13 +1,17 @@
 // Suppressed readers in the embedded list: an address a relay refused for good (a hard bounce, three soft ones in a
-// row) or whose reader pressed "spam" gets no mail of any kind again until the owner lifts it. The row stays (so a
-// new sign-up is a duplicate and an import cannot revive it); only the owner's `unsuppress` clears it.
+// row) or whose reader pressed "spam" gets no mail of any kind again. The row stays, marked, and the mailbox is
+// tombstoned (./tombstones.server.ts), so no other spelling of it is mailed and no import or restore revives it. The
+// owner's `unsuppress` lifts a bounce or an import's word; a reader's own act only their own confirmed sign-up lifts.
 import type { DatabaseSync } from "node:sqlite";
+import { leftReasonOfRow, unsuppressVerdict } from "~/newsletter/list/ledger";
 import type {
   SoftBounceOutcome,
   Suppression,
   SuppressOutcome,
   SuppressReason,
+  UnsuppressOutcome,
 } from "~/newsletter/list/subscriber-list.server";
+import { leaveMailbox, liftTombstone, SIGNED_UP_HERE, tombstoneOf } from "~/newsletter/list/sqlite/tombstones.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
 
 /** Soft bounces in a row (no delivery between) that make a reader suppressed as bounced. */
@@ -19,29 +23,38 @@ interface Found {
   token: string | null;
   softBounces: number;
   lastSoftAt: string | null;
+  here: number;
 }
 
 const find = (db: DatabaseSync, email: string) =>
   db
     .prepare(
       "select id, suppressed_reason as reason, unsubscribe_token as token, soft_bounces as softBounces, " +
-        "last_soft_bounce_at as lastSoftAt from newsletter_subscribers where lower(email) = lower(?)",
+        `last_soft_bounce_at as lastSoftAt, ${SIGNED_UP_HERE} as here from newsletter_subscribers ` +
+        "where lower(email) = lower(?)",
     )
     .get(email) as Found | undefined;
 
-function mark(db: DatabaseSync, found: Found, reason: SuppressReason, detail: string, at: Date) {
-  // A pending reader's mailed link stops working: a suppressed address cannot be confirmed into a send.
-  db.prepare(
-    "update newsletter_subscribers set suppressed_reason = ?, suppressed_at = ?, suppressed_detail = ?, " +
-      "confirm_token_hash = null, previous_confirm_token_hash = null where id = ?",
-  ).run(reason, at.toISOString(), detail, found.id);
+function mark(
+  db: DatabaseSync,
+  email: string,
+  found: Found | undefined,
+  reason: SuppressReason,
+  detail: string,
+  at: Date,
+) {
+  leaveMailbox(db, email, reason, { reason, at, detail });
   // A complaint is the reader leaving the list: their token is remembered as a left one, so no restore brings them back.
-  if (reason === "complained" && found.token) {
+  if (reason === "complained" && found?.token) {
     db.prepare("insert or ignore into newsletter_unsubscribed (unsubscribe_token) values (?)").run(found.token);
   }
 }
 
-/** Suppresses the reader with this address, unless they are suppressed already or not on the list. */
+/**
+ * Suppresses the reader with this address. The mailbox is tombstoned even when the address is not on the list (a
+ * complaint about a mail to a reader who has since gone still says "never again"), or suppressed already (a
+ * complaint after a bounce is the stronger word).
+ */
 export function suppress(
   db: DatabaseSync,
   email: string,
@@ -51,10 +64,9 @@ export function suppress(
 ): SuppressOutcome {
   return transaction(db, () => {
     const found = find(db, email);
+    mark(db, email, found, reason, detail, at);
     if (!found) return "unknown";
-    if (found.reason) return "already";
-    mark(db, found, reason, detail, at);
-    return "suppressed";
+    return found.reason ? "already" : "suppressed";
   });
 }
 
@@ -74,7 +86,7 @@ export function softBounce(db: DatabaseSync, email: string, detail: string, at: 
       found.id,
     );
     if (count < SOFT_BOUNCES_TO_SUPPRESS) return "counted";
-    mark(db, found, "bounced", `${count} soft bounces in a row; the last: ${detail}`, at);
+    mark(db, email, found, "bounced", `${count} soft bounces in a row; the last: ${detail}`, at);
     return "suppressed";
   });
 }
@@ -96,13 +108,24 @@ export function suppressedAddresses(db: DatabaseSync): Map<string, Suppression["
   return new Map(rows.map((row) => [row.email.toLowerCase(), row.reason]));
 }
 
-/** Lifts a suppression (a mailbox that was full); whether the address was suppressed. */
-export function unsuppress(db: DatabaseSync, email: string): boolean {
-  const changed = db
-    .prepare(
+/**
+ * Lifts a bounce (a mailbox that works again) or an import's word, for every spelling of the mailbox; refuses a
+ * reader's own act (unsubscribe, complaint), saying why.
+ */
+export function unsuppress(db: DatabaseSync, email: string): UnsuppressOutcome {
+  return transaction(db, () => {
+    const tombstone = tombstoneOf(db, email);
+    const found = find(db, email);
+    const reason = tombstone?.reason ?? (found?.reason ? leftReasonOfRow(found.reason, !found.here) : null);
+    if (reason === null) return { kind: "not-suppressed" };
+    const verdict = unsuppressVerdict(reason);
+    if (!verdict.lift) return { kind: "refused", reason, why: verdict.why };
+    liftTombstone(db, email);
+    db.prepare(
       "update newsletter_subscribers set suppressed_reason = null, suppressed_at = null, suppressed_detail = null, " +
-        "soft_bounces = 0, last_soft_bounce_at = null where lower(email) = lower(?) and suppressed_reason is not null",
-    )
-    .run(email);
-  return Number(changed.changes) > 0;
+        "soft_bounces = 0, last_soft_bounce_at = null " +
+        "where mailbox_hash(email) = mailbox_hash(?) and suppressed_reason is not null",
+    ).run(email);
+    return { kind: "lifted" };
+  });
 }

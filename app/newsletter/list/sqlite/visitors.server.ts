@@ -12,6 +12,7 @@ import { isUnsubscribeToken } from "~/newsletter/list/unsubscribe-token";
 import { signUpPending } from "~/newsletter/list/sqlite/double-opt-in.server";
 import { type LiveConnection, sqliteOutcome } from "~/newsletter/list/sqlite/connection.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
+import { leaveMailbox, rowReasonOf, tombstoneOf } from "~/newsletter/list/sqlite/tombstones.server";
 import type { FileHealth } from "~/newsletter/list/sqlite/file-health.server";
 
 /** The list's file cannot take a write now (the health check says why, in the log). */
@@ -49,7 +50,13 @@ function subscribe(live: LiveConnection, health: FileHealth, email: string): Sub
     return "failed";
   }
   try {
-    live.current.insert.run(email, randomUUID());
+    const db = live.current.db;
+    transaction(db, () => {
+      live.current.insert.run(email, randomUUID());
+      // With mail off nobody can confirm: a mailbox that left is stored, and never mailed.
+      const left = tombstoneOf(db, email);
+      if (left) leaveMailbox(db, email, left.reason, { reason: rowReasonOf(left.reason), at: new Date(), detail: "" });
+    });
     health.wrote(true);
     return "subscribed";
   } catch (error) {
@@ -62,14 +69,21 @@ function subscribe(live: LiveConnection, health: FileHealth, email: string): Sub
   }
 }
 
-/** Removes the subscriber holding `token` and remembers the token (a restore must not bring them back). */
+/**
+ * Removes the subscriber holding `token`, remembers the token (a restore must not bring them back) and tombstones
+ * their mailbox (no other spelling of it is mailed either).
+ */
 export function unsubscribe(live: LiveConnection, token: string): UnsubscribeOutcome {
   if (!isUnsubscribeToken(token)) return "unknown";
   try {
     const conn = live.current;
     const removed = transaction(conn.db, () => {
       const row = conn.removeByToken.get(token) as { email: string } | undefined;
-      if (row) conn.noteUnsubscribe.run(token);
+      if (row) {
+        conn.noteUnsubscribe.run(token);
+        const at = new Date();
+        leaveMailbox(conn.db, row.email, "unsubscribed", { reason: "unsubscribed", at, detail: "left by their link" });
+      }
       return row;
     });
     if (!removed) return "unknown";

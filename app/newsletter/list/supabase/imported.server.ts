@@ -44,11 +44,12 @@ export function supabaseImported(options: SupabaseImportOptions): SupabaseImport
         reason: suppression?.reason ?? null,
         detail: suppression?.detail ?? null,
       });
-      if (answer !== "added" && answer !== "exists") {
+      // 'suppressed': a reader an earlier file brought in, whom this file says left (the ledger migration).
+      if (answer !== "added" && answer !== "exists" && answer !== "suppressed") {
         throw new Error(`Supabase newsletter_import_reader answered ${JSON.stringify(answer)}`);
       }
       if (answer === "added") (await addresses()).add(row.email.toLowerCase());
-      return answer === "added";
+      return answer !== "exists";
     },
   };
 }

@@ -6,6 +6,7 @@
  */
 import { createHmac } from "node:crypto";
 import type { SoftBounceOutcome, SubscriberList, SuppressOutcome } from "~/newsletter/list/subscriber-list.server";
+import { unsuppressVerdict } from "~/newsletter/list/ledger";
 import { fetchWithoutRedirects } from "~/newsletter/list/supabase/anon-writes.server";
 import { rpcCaller } from "~/newsletter/list/supabase/rpc.server";
 import { createServerSupabaseClient } from "~/utils/supabase.server";
@@ -77,9 +78,12 @@ export function supabaseSuppression(options: SupabaseSuppressionOptions): Supaba
       await signed("newsletter_delivered", [email], { address: email }, ["done"]);
     },
     async unsuppress(email) {
-      return (
-        (await signed("newsletter_unsuppress", [email], { address: email }, ["lifted", "not-suppressed"])) === "lifted"
-      );
+      const answers = ["lifted", "not-suppressed", "kept-unsubscribed", "kept-complained"];
+      const answer = await signed("newsletter_unsuppress", [email], { address: email }, answers);
+      if (answer === "lifted" || answer === "not-suppressed") return { kind: answer };
+      const reason = answer === "kept-complained" ? "complained" : "unsubscribed";
+      const verdict = unsuppressVerdict(reason);
+      return { kind: "refused", reason, why: verdict.lift ? reason : verdict.why };
     },
   };
 }

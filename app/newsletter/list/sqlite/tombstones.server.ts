@@ -1,0 +1,97 @@
+// The embedded list's tombstones: who left, by mailbox (a keyed hash, never the address), why and when. The key is
+// kept in the list's own file (newsletter_ledger); `mailbox_hash(email)` is a SQL function of each connection, so the
+// queries say "this mailbox" the way the Supabase migration's do. The rules are ../ledger.ts's.
+import type { DatabaseSync } from "node:sqlite";
+import { type LeftReason, strongerReason } from "~/newsletter/list/ledger";
+import { mailboxHash, newLedgerKey } from "~/newsletter/list/mailbox-hash.server";
+import type { SuppressReason, Suppression } from "~/newsletter/list/subscriber-list.server";
+
+export interface Tombstone {
+  mailbox: string;
+  reason: LeftReason;
+  at: string;
+}
+
+/** The list's ledger key, made on first use. */
+export function ledgerKey(db: DatabaseSync): string {
+  db.prepare("insert or ignore into newsletter_ledger (name, value) values ('key', ?)").run(newLedgerKey());
+  return (db.prepare("select value from newsletter_ledger where name = 'key'").get() as { value: string }).value;
+}
+
+/**
+ * Makes `mailbox_hash(email)` callable on this connection, with the list's key; the first time, tombstones the
+ * mailboxes of readers suppressed before tombstones existed (once: a later lift must not be undone at the next open).
+ */
+export function openLedger(db: DatabaseSync): string {
+  const key = ledgerKey(db);
+  db.function("mailbox_hash", { deterministic: true }, (email) =>
+    typeof email === "string" ? mailboxHash(key, email) : null,
+  );
+  const done = db.prepare("select 1 from newsletter_ledger where name = 'tombstones-from-rows'").get();
+  if (!done) {
+    db.exec(`
+      insert or ignore into newsletter_tombstones (mailbox, reason, at)
+        select mailbox_hash(email),
+               case when suppressed_reason in ('bounced', 'complained') and consent_page like '/%'
+                    then suppressed_reason else 'imported' end,
+               coalesce(suppressed_at, created_at)
+        from newsletter_subscribers where suppressed_reason is not null;
+      insert or ignore into newsletter_ledger (name, value) values ('tombstones-from-rows', 'done');
+    `);
+  }
+  return key;
+}
+
+/** The tombstone of the mailbox `email` reaches, if any. */
+export const tombstoneOf = (db: DatabaseSync, email: string): Tombstone | null =>
+  (db.prepare("select mailbox, reason, at from newsletter_tombstones where mailbox = mailbox_hash(?)").get(email) as
+    Tombstone | undefined) ?? null;
+
+/** Every tombstone, oldest first. */
+export const allTombstones = (db: DatabaseSync): Tombstone[] =>
+  db
+    .prepare("select mailbox, reason, at from newsletter_tombstones order by at, mailbox")
+    .all() as unknown as Tombstone[];
+
+/** Writes (or strengthens) the tombstone of a hashed mailbox; the reason it holds after. */
+export function writeTombstone(db: DatabaseSync, mailbox: string, reason: LeftReason, at: string): LeftReason {
+  const found = db.prepare("select reason from newsletter_tombstones where mailbox = ?").get(mailbox) as
+    { reason: LeftReason } | undefined;
+  const kept = strongerReason(found?.reason ?? null, reason);
+  db.prepare(
+    "insert into newsletter_tombstones (mailbox, reason, at) values (?1, ?2, ?3) " +
+      "on conflict (mailbox) do update set reason = ?2, at = max(at, ?3)",
+  ).run(mailbox, kept, at);
+  return kept;
+}
+
+/**
+ * A mailbox leaves: its tombstone is written, and every row that reaches it (any spelling) is suppressed with
+ * `rowReason`, its mailed confirmation links dead. Rows suppressed already keep their own reason.
+ */
+export function leaveMailbox(
+  db: DatabaseSync,
+  email: string,
+  reason: LeftReason,
+  suppression: { reason: SuppressReason | Suppression["reason"]; at: Date; detail: string },
+): LeftReason {
+  const mailbox = db.prepare("select mailbox_hash(?) as m").get(email) as { m: string };
+  const kept = writeTombstone(db, mailbox.m, reason, suppression.at.toISOString());
+  db.prepare(
+    "update newsletter_subscribers set suppressed_reason = ?, suppressed_at = ?, suppressed_detail = ?, " +
+      "confirm_token_hash = null, previous_confirm_token_hash = null " +
+      "where mailbox_hash(email) = ? and suppressed_reason is null",
+  ).run(suppression.reason, suppression.at.toISOString(), suppression.detail, mailbox.m);
+  return kept;
+}
+
+/** Lifts the tombstone of the mailbox `email` reaches; whether there was one. */
+export const liftTombstone = (db: DatabaseSync, email: string): boolean =>
+  Number(db.prepare("delete from newsletter_tombstones where mailbox = mailbox_hash(?)").run(email).changes) > 0;
+
+/** The reason a row of a tombstoned mailbox is suppressed with (an import's tombstone: "unsubscribed" elsewhere). */
+export const rowReasonOf = (reason: LeftReason): Suppression["reason"] =>
+  reason === "imported" ? "unsubscribed" : reason;
+
+/** Rows the reader made here, by the form (their consent page is a path on the site; readers from before have none). */
+export const SIGNED_UP_HERE = "(consent_page is null or consent_page like '/%')";
