@@ -139,7 +139,7 @@ describe("runImport with a list in a SQLite file", () => {
       "Ivan@example.com",
       '{"page":"/"}',
     );
-    await run(importFixture("mailchimp-unsubscribed.csv"));
+    await run(importFixture("mailchimp-unsubscribed.csv"), { yes: true });
     const plain = path.join(dir, "again.txt");
     writeFileSync(plain, "karen@example.com\nivan@example.com\n");
     const { text } = await run(plain);
