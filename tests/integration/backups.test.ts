@@ -53,17 +53,25 @@ function start(store: SqliteList, options: Partial<BackupSettings> = {}) {
 
 const files = (folder = backupDir) => (existsSync(folder) ? readdirSync(folder).sort() : []);
 
+/** The schedule's log lines ("Newsletter backup …", made or failed), as the mocked console receives them. */
+const backupLines: string[] = [];
+let lineLogged: (() => void) | undefined;
+function noteLine(line: unknown) {
+  if (!String(line).startsWith("Newsletter backup")) return;
+  backupLines.push(String(line));
+  lineLogged?.();
+}
+
 /**
- * Waits until the schedule has logged `count` backups (made or failed). A copy runs on libuv's thread pool, which fake
- * timers do not drive; setImmediate stays real here, and the wait is bounded.
+ * Waits until the schedule has logged `count` backups (made or failed): on the log line itself, since a copy runs on
+ * libuv's thread pool, which fake timers do not drive and a busy machine may take its time over.
  */
 async function backupsLogged(count: number) {
-  const logged = () =>
-    [console.info, console.error]
-      .flatMap((log) => (vi.isMockFunction(log) ? log.mock.calls : []))
-      .filter(([line]) => String(line).startsWith("Newsletter backup")).length;
-  for (let turn = 0; turn < 100_000 && logged() < count; turn += 1) await new Promise((done) => setImmediate(done));
-  expect(logged()).toBe(count);
+  while (backupLines.length < count) {
+    await new Promise<void>((resolve) => (lineLogged = resolve));
+  }
+  lineLogged = undefined;
+  expect(backupLines).toHaveLength(count);
 }
 
 function emailsIn(file: string) {
@@ -81,7 +89,8 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "newsletter-backups-"));
   dataDir = path.join(dir, "data");
   backupDir = path.join(dataDir, "backups");
-  vi.spyOn(console, "info").mockImplementation(() => {});
+  backupLines.length = 0;
+  vi.spyOn(console, "info").mockImplementation(noteLine);
 });
 
 afterEach(async () => {
@@ -170,7 +179,7 @@ describe("automatic backups", () => {
   });
 
   it("logs a failed backup in one line, and the store goes on taking sign-ups and answering healthy", async () => {
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const errors = vi.spyOn(console, "error").mockImplementation(noteLine);
     const store = openStore();
     writeFileSync(backupDir, "a file where the backup folder should be");
     start(store);

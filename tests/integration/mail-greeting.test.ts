@@ -6,20 +6,13 @@
 import { describe, expect, it } from "vitest";
 import { sendSetupPerTest } from "../support/newsletter/send-setup";
 import { addReaders, exited, newsletter, outboxRows, startNewsletter } from "../support/newsletter/cli";
+import { until } from "../support/until";
 
 const FIRST = "2026-11-20-first-launch";
 const setup = sendSetupPerTest("mail-greeting-", { name: FIRST, front: { title: "First launch" } });
 const readers = ["reader0@example.org", "reader1@example.org", "reader2@example.org"];
 const GREETING =
   /the relay turned the connection away at its greeting: 421 4\.3\.2 Too many connections, try again later/;
-
-async function until(condition: () => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not reached in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("421 at the greeting", () => {
   it("shows the relay's words in the progress line, the summary and status, and sends once the relay lets us in", async () => {

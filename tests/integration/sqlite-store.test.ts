@@ -21,6 +21,7 @@ import {
   StoreFileError,
   WRITE_CHECK_INTERVAL_MS,
 } from "~/newsletter/list/sqlite/sqlite-list.server";
+import { until } from "../support/until";
 
 let dir: string;
 const open: SqliteList[] = [];
@@ -62,14 +63,6 @@ function afterCrash(store: SqliteList): string[] {
       copyFileSync(`${store.file}${suffix}`, path.join(copy, `${SQLITE_FILE_NAME}${suffix}`));
   }
   return rows(path.join(copy, SQLITE_FILE_NAME)).map((row) => row.email);
-}
-
-async function until(condition: () => boolean, timeoutMs = 3_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 beforeEach(() => {
@@ -163,7 +156,7 @@ describe("the embedded SQLite store", () => {
     for (const email of ["one@example.com", "two@example.com"]) await store.signUp(email);
     rmSync(`${store.file}-wal`);
     rmSync(`${store.file}-shm`);
-    await until(() => errors.mock.calls.flat().join(" ").includes("was deleted or replaced"));
+    await until(() => errors.mock.calls.flat().join(" ").includes("was deleted or replaced"), 10_000);
     expect(afterCrash(store)).toEqual(["one@example.com", "two@example.com"]);
   });
 
