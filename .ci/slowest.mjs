@@ -1,18 +1,11 @@
-// The slowest test files of a CI run, from the reporters' JSON files: Vitest's (one per suite) and Playwright's. A
-// file's time is what its tests held a worker: Vitest's start-to-end of the file, Playwright's sum of its tests' runs
-// (each retry included). Prints nothing for a report that is missing, so a run that failed early still ends cleanly.
+// The slowest test files of a CI run, from the reports: .ci/file-times.mjs's for Vitest (a file's whole time, hooks
+// included) and Playwright's JSON report (a file's tests' runs added up, each retry included). A report that is
+// missing is skipped, so a run that failed early still ends cleanly.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 const [count = "20", ...reports] = process.argv.slice(2);
-const root = process.cwd();
 const files = [];
-
-function vitest(report) {
-  for (const file of report.testResults ?? []) {
-    files.push({ file: path.relative(root, file.name), ms: file.endTime - file.startTime });
-  }
-}
 
 function playwright(report) {
   const byFile = new Map();
@@ -34,7 +27,7 @@ function playwright(report) {
 for (const report of reports) {
   if (!existsSync(report)) continue;
   const parsed = JSON.parse(readFileSync(report, "utf8"));
-  if ("testResults" in parsed) vitest(parsed);
+  if (Array.isArray(parsed)) files.push(...parsed);
   else playwright(parsed);
 }
 
