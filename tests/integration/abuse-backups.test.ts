@@ -1,4 +1,4 @@
-// The automatic backups against a hostile backup folder (issue 30): backups named in the future, other programs'
+// The automatic backups against a hostile backup folder: backups named in the future, other programs'
 // partial files, and a file whose reading never ends.
 import { mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";

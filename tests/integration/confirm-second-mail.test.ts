@@ -1,5 +1,5 @@
 /**
- * A second confirmation mail leaves the first mail's link working (issue 39), through the production server with a
+ * A second confirmation mail leaves the first mail's link working, through the production server with a
  * real SMTP server on loopback: a reader signs up, signs up again a day later (the server's clock moved by
  * tests/support/moved-clock.mjs) and gets a second mail, then presses Confirm in the first one. Needs `npm run build`.
  */

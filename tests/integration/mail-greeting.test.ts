@@ -1,6 +1,6 @@
 /**
  * A relay that turns connections away at its greeting (421: too busy, try later): the send waits, and every place the
- * owner looks says why, in the relay's own words (issue 39): the progress line, the summary when the command ends, and
+ * owner looks says why, in the relay's own words: the progress line, the summary when the command ends, and
  * `status`. No reader is blamed for it: the greeting is the relay's, so no reader is given up on or soft-bounced.
  */
 import { describe, expect, it } from "vitest";

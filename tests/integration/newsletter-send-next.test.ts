@@ -1,5 +1,5 @@
 /**
- * One reader's full mailbox never blocks the next update (issue 39): the relay answers 452 to that reader for ever;
+ * One reader's full mailbox never blocks the next update: the relay answers 452 to that reader for ever;
  * the first send reaches everyone else and gives the lock back, the next update's send starts at once and reaches every
  * other reader, both commands end, and no lock is left behind.
  */

@@ -113,7 +113,7 @@ describe("mail env", () => {
   });
 });
 
-describe("classifySmtpError on a failed TLS handshake (issue 39)", () => {
+describe("classifySmtpError on a failed TLS handshake", () => {
   it("stops the sending, saying so, as a refused login does", () => {
     const wrongPort = Object.assign(new Error("SSL routines:tls_validate_record_header:wrong version number"), {
       code: "ESOCKET",
@@ -148,7 +148,7 @@ describe("classifySmtpError on a failed TLS handshake (issue 39)", () => {
   });
 });
 
-describe("classifySmtpError at the greeting (issue 39)", () => {
+describe("classifySmtpError at the greeting", () => {
   // As Nodemailer reports a greeting other than 220: EPROTOCOL, the relay's line in `response`, command CONN.
   const greeting = (line: string) =>
     Object.assign(new Error(`Invalid greeting. response=${line}: ${line}`), {

@@ -1,5 +1,5 @@
 /**
- * How many confirmation mails a sign-up may cause (issue 39): one mailbox, whatever the spelling of its address
+ * How many confirmation mails a sign-up may cause: one mailbox, whatever the spelling of its address
  * (mailbox-key.ts), gets a few a day, and one visitor (a client address, app/utils/client-address.server.ts) stays well
  * under the global hourly cap (MAIL_MAX_PER_HOUR, 100 by default), so one flooder can neither fill an inbox nor build a
  * backlog that real readers' confirmations wait behind. Pure: the counts come in, the verdict goes out.
