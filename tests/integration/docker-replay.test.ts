@@ -5,7 +5,7 @@
 // repository as a developer has it (with a `.env`, dependencies, a build, data) filtered through .dockerignore, as
 // `docker build .` would send it.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { owner } from "~/content/site";
@@ -13,11 +13,9 @@ import { execForm } from "../support/dockerfile";
 import {
   BASE_IMAGE,
   type StageState,
-  developerTree as checkout,
   inStage,
   instructions,
   mappedEnv,
-  replayImage,
   runtime,
   stages,
 } from "../support/docker-image";
@@ -31,33 +29,16 @@ import {
   startServer,
   tempDir,
 } from "../support/production-server";
-
-const PLANTED_SECRET = "planted-secret-that-must-never-reach-the-image-4242";
+import { PLANTED_SECRET, freshVolume, sharedImage } from "../support/shared-image";
 
 let work: string;
+let volume: string;
 let context: string;
+let tree: string;
 let states: Map<string, StageState>;
 let server: ServerProcess | undefined;
-
-/** A developer's working tree: the checkout, plus what a developer has lying around that must not be sent. */
-function developerTree(): string {
-  const tree = checkout(work);
-  const plant = (file: string, content: string) => {
-    mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
-    writeFileSync(path.join(tree, file), content);
-  };
-  plant(".env", `SESSION_SECRET=${PLANTED_SECRET}\n`);
-  plant(".env.local", `SUPABASE_ANON_KEY=${PLANTED_SECRET}\n`);
-  plant("node_modules/stale/index.js", "module.exports = 'from the host';\n");
-  plant("build/index.js", "throw new Error('a stale host build');\n");
-  plant("public/build/stale.js", "stale\n");
-  plant("data/newsletter.sqlite", "subscribers of the developer\n");
-  plant(".git/HEAD", "ref: refs/heads/main\n");
-  // Notes full of Tailwind utilities the site never uses: the stylesheet must not pick them up.
-  plant("notes/ideas.md", "Try `bg-fuchsia-900 text-lime-300 skew-y-12` on the cards some day.\n");
-  plant("npm-debug.log", "noise\n");
-  return tree;
-}
+/** The image's environment with this container's own volume as DATA_DIR. */
+let containerEnv: () => Record<string, string>;
 
 /** Every file of a directory tree, relative paths. */
 function filesUnder(directory: string, relative = ""): string[] {
@@ -71,8 +52,11 @@ beforeAll(async () => {
   // The Node that replays the image must be the image's Node.
   expect(`node:${process.versions.node.split(".")[0]}-slim`).toBe(BASE_IMAGE);
   work = tempDir("portfolio-docker-replay-");
-  ({ context, states } = await replayImage(work, developerTree()));
-  const state = states.get(runtime.name)!;
+  const image = await sharedImage();
+  ({ context, tree, states } = image);
+  const state = image.runtimeState;
+  volume = freshVolume(image, "portfolio-docker-replay-volume-");
+  containerEnv = () => ({ ...mappedEnv(state), DATA_DIR: volume });
   const command = execForm(instructions(runtime, "CMD")[0]!.args)!;
   server = await startServer({
     cwd: inStage(state, "."),
@@ -81,13 +65,13 @@ beforeAll(async () => {
     // loopback and off the image's port 3000, which another test run may hold.
     env: {
       PATH: process.env.PATH ?? "",
-      ...mappedEnv(state),
+      ...containerEnv(),
       HOST: "127.0.0.1",
       PORT: String(await freePort()),
       SESSION_SECRET: TEST_SESSION_SECRET,
     },
   });
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -171,7 +155,7 @@ describe("the owner's subscriber tools, run in the image", () => {
       env: childEnv({
         PATH: process.env.PATH ?? "",
         HOME: work,
-        ...mappedEnv(state),
+        ...containerEnv(),
         SESSION_SECRET: TEST_SESSION_SECRET,
         ...extraEnv,
       }),
@@ -321,11 +305,13 @@ describe("the image, replayed", () => {
 
   it("serves the updates from the image's own copy of app/content/updates, and none of the app's sources", async () => {
     const app = inStage(states.get(runtime.name)!, ".");
-    const shipped = readdirSync(path.join(ROOT, "app/content/updates")).filter((file) => file.endsWith(".md"));
+    // The checkout's updates, the owner's new one planted beside the repository's.
+    const shipped = readdirSync(path.join(tree, "app/content/updates")).filter((file) => file.endsWith(".md"));
     expect(shipped.length).toBeGreaterThan(0);
     expect(readdirSync(path.join(app, "app/content/updates")).sort()).toEqual(shipped.sort());
     expect(readdirSync(path.join(app, "app"))).toEqual(["content"]);
-    expect(readdirSync(path.join(app, "app/content"))).toEqual(["updates"]);
+    // The owner's welcome mail (planted in the checkout) goes with the updates, and nothing else of app/.
+    expect(readdirSync(path.join(app, "app/content")).sort()).toEqual(["updates", "welcome.md"]);
     const list = await fetch(`${server!.url}/updates`);
     expect(list.status).toBe(200);
     const first = /href="(\/updates\/\d{4}-\d{2}-\d{2}-[a-z0-9-]+)"/.exec(await list.text())?.[1];
