@@ -1,24 +1,15 @@
-// No Docker engine runs on our machines, so this test replays the Dockerfile itself (tests/support/docker-image.ts):
-// each stage gets a directory that stands for its filesystem, and its instructions run in file order with the same
-// commands. The runtime stage is then started with its CMD and checked with its HEALTHCHECK. What cannot be replayed
-// (the base image, file ownership, USER) is checked by reading the Dockerfile. The build context is a copy of the
-// repository as a developer has it (with a `.env`, dependencies, a build, data) filtered through .dockerignore, as
-// `docker build .` would send it.
+// No Docker engine runs on our machines, so the tests replay the Dockerfile itself (tests/support/docker-image.ts),
+// once per run (shared-image.ts): each stage gets a directory that stands for its filesystem, and its instructions run
+// in file order with the same commands. Here the runtime stage is started with its CMD, on its own copy of the volume,
+// and checked with its HEALTHCHECK and the owner's tools. What cannot be replayed (the base image, file ownership,
+// USER) and the build context are checked in docker-file.test.ts.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { owner } from "~/content/site";
 import { execForm } from "../support/dockerfile";
-import {
-  BASE_IMAGE,
-  type StageState,
-  inStage,
-  instructions,
-  mappedEnv,
-  runtime,
-  stages,
-} from "../support/docker-image";
+import { BASE_IMAGE, type StageState, inStage, instructions, mappedEnv, runtime } from "../support/docker-image";
 import { subscribe } from "../support/newsletter/http";
 import {
   ROOT,
@@ -33,7 +24,6 @@ import { PLANTED_SECRET, freshVolume, sharedImage } from "../support/shared-imag
 
 let work: string;
 let volume: string;
-let context: string;
 let tree: string;
 let states: Map<string, StageState>;
 let server: ServerProcess | undefined;
@@ -53,7 +43,7 @@ beforeAll(async () => {
   expect(`node:${process.versions.node.split(".")[0]}-slim`).toBe(BASE_IMAGE);
   work = tempDir("portfolio-docker-replay-");
   const image = await sharedImage();
-  ({ context, tree, states } = image);
+  ({ tree, states } = image);
   const state = image.runtimeState;
   volume = freshVolume(image, "portfolio-docker-replay-volume-");
   containerEnv = () => ({ ...mappedEnv(state), DATA_DIR: volume });
@@ -77,73 +67,6 @@ afterAll(async () => {
   await server?.stop();
   // Half a gigabyte of stages: never leave it behind.
   if (work) rmSync(work, { recursive: true, force: true });
-});
-
-describe("the Dockerfile", () => {
-  it("is multi-stage: dependencies, build, production dependencies, then a slim runtime", () => {
-    expect(stages.map((stage) => `${stage.name} < ${stage.from}`)).toEqual([
-      `deps < ${BASE_IMAGE}`,
-      "build < deps",
-      "prod-deps < deps",
-      `runtime < ${BASE_IMAGE}`,
-    ]);
-    expect(instructions(stages[0]!, "RUN").map((i) => i.args)).toEqual([expect.stringMatching(/^npm ci\b/)]);
-    expect(instructions(stages[1]!, "RUN").map((i) => i.args)).toEqual(["npm run build"]);
-    expect(instructions(stages[2]!, "RUN").map((i) => i.args)).toEqual([
-      expect.stringMatching(/^npm prune --omit=dev\b/),
-      "node scripts/prune-production.mjs",
-    ]);
-  });
-
-  it("runs the server in exec form, in production, as the node user, on port 3000", () => {
-    expect(execForm(instructions(runtime, "CMD")[0]!.args)).toEqual(["node", "server/index.mjs"]);
-    expect(instructions(runtime, "CMD")).toHaveLength(1);
-    expect(states.get(runtime.name)!.env.NODE_ENV).toBe("production");
-    expect(instructions(runtime, "USER").map((i) => i.args)).toEqual(["node"]);
-    const user = instructions(runtime, "USER")[0]!;
-    expect(user.line).toBeLessThan(instructions(runtime, "CMD")[0]!.line);
-    expect(instructions(runtime, "EXPOSE").map((i) => i.args)).toEqual(["3000"]);
-    expect(states.get(runtime.name)!.env.PORT).toBe("3000");
-  });
-
-  it("keeps DATA_DIR, and the backups' folder in it, on a volume that belongs to node", () => {
-    const dataDir = states.get(runtime.name)!.env.DATA_DIR!;
-    expect(dataDir).toMatch(/^\//);
-    const volume = instructions(runtime, "VOLUME")[0]!;
-    expect(execForm(volume.args)).toEqual([dataDir]);
-    // Created and handed to node before VOLUME (after it, changes to the path are discarded).
-    const prepare = instructions(runtime, "RUN").find((i) => i.args.includes(dataDir));
-    expect(prepare?.args).toBe(`mkdir -p ${dataDir}/backups && chown -R node:node ${dataDir}`);
-    expect(prepare!.line).toBeLessThan(volume.line);
-    expect(existsSync(inStage(states.get(runtime.name)!, `${dataDir}/backups`))).toBe(true);
-  });
-
-  it("checks its health with Node against /healthz", () => {
-    const [check] = instructions(runtime, "HEALTHCHECK");
-    expect(check?.args.startsWith("CMD ")).toBe(true);
-    expect(execForm(check!.args.slice(4))).toEqual(["node", "scripts/healthcheck.mjs"]);
-    expect(readFileSync(path.join(ROOT, "scripts/healthcheck.mjs"), "utf8")).toContain("/healthz");
-  });
-
-  it("bakes no secret into the image", () => {
-    for (const stage of stages) {
-      for (const { keyword, args } of stage.instructions.filter((i) => ["ENV", "ARG"].includes(i.keyword))) {
-        expect(`${keyword} ${args}`).not.toMatch(/SECRET|KEY|TOKEN|PASSWORD/i);
-      }
-    }
-  });
-});
-
-describe("the build context", () => {
-  it("leaves out secrets, dependencies, builds, data and the repository", () => {
-    const files = filesUnder(context);
-    expect(files).toContain("package-lock.json");
-    expect(files).toContain("app/root.tsx");
-    for (const file of files) {
-      expect(file).not.toMatch(/^(\.env|node_modules\/|build\/|public\/build\/|data\/|\.git\/)/);
-      expect(file).not.toMatch(/\.log$/);
-    }
-  });
 });
 
 describe("the owner's subscriber tools, run in the image", () => {
