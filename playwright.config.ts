@@ -5,31 +5,75 @@ import { defineConfig, devices } from "@playwright/test";
 import { freePort, productionEnv } from "./tests/support/server-process.mjs";
 import { FAKE_ANON_KEY } from "./tests/support/stub-supabase/stub";
 
+/** What one project's tests talk to: its own servers and stub, so the two projects can run side by side. */
+export interface StandIns {
+  /** The production server with the embedded store (what `npm start` gives a fresh machine); its DATA_DIR. */
+  app: string;
+  dataDir: string;
+  /** The stub Supabase, scripted by tests through its /__stub/ API, and its anon key. */
+  stub: string;
+  stubAnonKey: string;
+  /** The same app configured with the stub, where every view asks the stub; its DATA_DIR. */
+  supabaseApp: string;
+  supabaseDataDir: string;
+}
+
+const PROJECTS = ["js-on", "js-off"] as const;
+
+async function newStandIns(project: string): Promise<StandIns> {
+  return {
+    app: `http://127.0.0.1:${await freePort()}`,
+    dataDir: mkdtempSync(path.join(tmpdir(), `portfolio-e2e-${project}-`)),
+    stub: `http://127.0.0.1:${await freePort()}`,
+    stubAnonKey: FAKE_ANON_KEY,
+    supabaseApp: `http://127.0.0.1:${await freePort()}`,
+    supabaseDataDir: mkdtempSync(path.join(tmpdir(), `portfolio-e2e-${project}-supabase-`)),
+  };
+}
+
 // Workers load this file too: the ports and data directories are chosen once, in the main process, and inherited.
 // Playwright starts the servers on them (webServer, below) and stops them after the run.
-process.env.E2E_PORT ??= String(await freePort());
-process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "portfolio-e2e-"));
-// A second app server configured with Supabase (the stub, scripted by tests through its /__stub/ API):
-// E2E_STUB_URL is the stub, E2E_SUPABASE_URL the app server that calls it.
-process.env.E2E_STUB_PORT ??= String(await freePort());
-process.env.E2E_SUPABASE_PORT ??= String(await freePort());
-process.env.E2E_SUPABASE_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "portfolio-e2e-supabase-"));
-process.env.E2E_STUB_URL ??= `http://127.0.0.1:${process.env.E2E_STUB_PORT}`;
-process.env.E2E_STUB_ANON_KEY ??= FAKE_ANON_KEY;
-process.env.E2E_SUPABASE_URL ??= `http://127.0.0.1:${process.env.E2E_SUPABASE_PORT}`;
+process.env.E2E_STAND_INS ??= JSON.stringify(
+  Object.fromEntries(await Promise.all(PROJECTS.map(async (name) => [name, await newStandIns(name)]))),
+);
+const standIns = JSON.parse(process.env.E2E_STAND_INS) as Record<(typeof PROJECTS)[number], StandIns>;
 
-const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+const port = (url: string) => new URL(url).port;
 
-/** The production server (`node server/index.mjs` on the last build) on `port`, ready once /healthz answers. */
-function appServer(port: string, env: Record<string, string>) {
+/** The production server (`node server/index.mjs` on the last build) on `url`, ready once /healthz answers. */
+function appServer(url: string, env: Record<string, string>) {
   return {
     command: "node server/index.mjs",
-    url: `http://127.0.0.1:${port}/healthz`,
-    env: productionEnv({ PORT: port, ...env }),
+    url: `${url}/healthz`,
+    env: productionEnv({ PORT: port(url), ...env }),
     // A clean stop closes the embedded database, as in production.
     gracefulShutdown: { signal: "SIGTERM" as const, timeout: 5_000 },
     timeout: 60_000,
   };
+}
+
+/**
+ * A project's servers: the stub Supabase; the production server with the embedded store; the same app configured
+ * with the stub, each view asking it (cache off), so each test's scripted answer is what the page shows. The
+ * environment is productionEnv's (tests/support/server-process.mjs): every variable the app reads set explicitly.
+ */
+function serversOf(own: StandIns) {
+  return [
+    {
+      command: "node tests/support/stub-supabase/main.ts",
+      url: `${own.stub}/__stub/state`,
+      env: { STUB_PORT: port(own.stub), STUB_ANON_KEY: own.stubAnonKey },
+      gracefulShutdown: { signal: "SIGTERM" as const, timeout: 5_000 },
+    },
+    appServer(own.app, { DATA_DIR: own.dataDir }),
+    appServer(own.supabaseApp, {
+      DATA_DIR: own.supabaseDataDir,
+      SUPABASE_URL: own.stub,
+      SUPABASE_ANON_KEY: own.stubAnonKey,
+      LATEST_POST_TTL_SECONDS: "0",
+      LATEST_POST_FAILURE_TTL_SECONDS: "0",
+    }),
+  ];
 }
 
 const chromium = {
@@ -42,36 +86,20 @@ const chromium = {
 
 export default defineConfig({
   testDir: "tests/e2e",
-  // One worker: the servers (and the stub's scripted answers) are shared by every test.
-  workers: 1,
+  // Two workers, one per project: each project has its own servers and stub (its tests script the stub's answers in
+  // turn), so the projects run side by side while a project's tests run one at a time.
+  workers: 2,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   timeout: 30_000,
   reporter: "list",
-  use: { baseURL, trace: "retain-on-failure" },
-  projects: [
-    { name: "js-on", use: { ...chromium, javaScriptEnabled: true } },
-    { name: "js-off", use: { ...chromium, javaScriptEnabled: false } },
-  ],
-  // Every browser test shares these: the stub Supabase, scripted by tests through its /__stub/ API; the production
-  // server with the embedded store (what `npm start` gives a fresh machine); the same app configured with the stub,
-  // where every view asks the stub, so each test's scripted answer is what the page shows. The environment is
-  // productionEnv's (tests/support/server-process.mjs): every variable the app reads set explicitly.
-  webServer: [
-    {
-      command: "node tests/support/stub-supabase/main.ts",
-      url: `${process.env.E2E_STUB_URL}/__stub/state`,
-      env: { STUB_PORT: process.env.E2E_STUB_PORT, STUB_ANON_KEY: process.env.E2E_STUB_ANON_KEY },
-      gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
-    },
-    appServer(process.env.E2E_PORT, { DATA_DIR: process.env.E2E_DATA_DIR }),
-    appServer(process.env.E2E_SUPABASE_PORT, {
-      DATA_DIR: process.env.E2E_SUPABASE_DATA_DIR,
-      SUPABASE_URL: process.env.E2E_STUB_URL,
-      SUPABASE_ANON_KEY: process.env.E2E_STUB_ANON_KEY,
-      LATEST_POST_TTL_SECONDS: "0",
-      LATEST_POST_FAILURE_TTL_SECONDS: "0",
-    }),
-  ],
+  use: { trace: "retain-on-failure" },
+  projects: PROJECTS.map((name) => ({
+    name,
+    workers: 1,
+    metadata: standIns[name],
+    use: { ...chromium, javaScriptEnabled: name === "js-on", baseURL: standIns[name].app },
+  })),
+  webServer: PROJECTS.flatMap((name) => serversOf(standIns[name])),
 });

@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     environment: "node",
+    // The Docker image is replayed once per run, by the first file that needs it (tests/support/shared-image.ts).
+    globalSetup: ["tests/support/image-run.ts"],
     // The integration files wait on servers, relays and timers, so more than one runs at a time; but each also starts
     // production servers and the owner's commands, and four at a time on two cores starved the timed ones (a command
     // start took longer than a send's whole window): two at a time.

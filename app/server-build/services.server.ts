@@ -138,7 +138,7 @@ export function startServices(): Services {
   });
   const lanes: Lane[] = [];
   if (built.confirmationOn) lanes.push({ kinds: ["confirm"], maxPerHour: { confirm: mail.maxPerHour } });
-  if (resumesUpdates) lanes.push(updateLane(outbox, mail));
+  if (resumesUpdates) lanes.push(updateLane(outbox, mail, env.MAIL_RESUME_CHECK_SECONDS * 1000));
   if (built.confirmationOn) lanes.push({ kinds: ["welcome"] });
   const runner: Runner = startRunner({
     outbox,

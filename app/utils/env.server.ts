@@ -162,6 +162,8 @@ const envSchema = z
     ),
     // 0: no pacing (benchmarks, a relay without limits).
     MAIL_RATE_PER_SECOND: integer(0, 100_000, 2),
+    // How often the server looks for an update's send the command left; tests shorten it to see it within a second.
+    MAIL_RESUME_CHECK_SECONDS: integer(1, 3_600, 15),
     // The relays' bounce and complaint webhooks (docs/newsletter.md): each unset one's endpoint answers 404.
     RESEND_WEBHOOK_SECRET: optional(
       z

@@ -1,11 +1,11 @@
 import type { Browser, Locator, Page } from "@playwright/test";
 import { contrastRatio, hex, PixelLab } from "./contrast";
 import { expectNoViolations, pageToAnalyse } from "./axe";
-import { expect, jsEnabled, test, visit } from "./fixtures";
+import { expect, jsEnabled, standIns, test, visit } from "./fixtures";
 
 // The app server configured with the stub Supabase (playwright.config.ts, webServer): only its home page shows a latest post.
-const supabaseApp = process.env.E2E_SUPABASE_URL!;
-const stub = process.env.E2E_STUB_URL!;
+const supabaseApp = () => standIns().supabaseApp;
+const stub = () => standIns().stub;
 
 const SCHEMES = ["light", "dark"] as const;
 
@@ -102,10 +102,10 @@ for (const scheme of SCHEMES) {
       });
 
       test("home page with a latest post (the app with Supabase)", async ({ page, browser, request }) => {
-        expect((await request.post(`${stub}/__stub/reset`)).status()).toBe(204);
+        expect((await request.post(`${stub()}/__stub/reset`)).status()).toBe(204);
         const text = "Shipped the landing page today: three sign-ups already.";
-        expect((await request.post(`${stub}/__stub/function`, { data: { kind: "text", text } })).status()).toBe(204);
-        await analyse(page, browser, `${supabaseApp}/`, async (target) => {
+        expect((await request.post(`${stub()}/__stub/function`, { data: { kind: "text", text } })).status()).toBe(204);
+        await analyse(page, browser, `${supabaseApp()}/`, async (target) => {
           await expect(target.getByRole("region", { name: "Latest thought" }).getByText(text)).toBeVisible();
           await expectNoViolations(target);
         });

@@ -12,14 +12,14 @@ import {
   type Rgb,
   type TextContrast,
 } from "./contrast";
-import { expect, jsEnabled, test } from "./fixtures";
+import { expect, jsEnabled, standIns, test } from "./fixtures";
 
 // The page is measured as the browser draws it: text colours as computed, backgrounds as found in a screenshot (the
 // colour that covers most of each text's box), so a gradient, an overlay or a colour that never changed are all seen.
 
 // The app server configured with the stub Supabase: its home page shows a latest post, which the other one cannot.
-const supabaseApp = process.env.E2E_SUPABASE_URL!;
-const stub = process.env.E2E_STUB_URL!;
+const supabaseApp = () => standIns().supabaseApp;
+const stub = () => standIns().stub;
 
 const SCHEMES = ["light", "dark"] as const;
 const WIDTHS = {
@@ -37,8 +37,8 @@ const BADGE_HUES: Record<string, [number, number] | "neutral"> = {
 };
 
 async function scriptLatestPost(request: APIRequestContext, text: string) {
-  expect((await request.post(`${stub}/__stub/reset`)).status()).toBe(204);
-  expect((await request.post(`${stub}/__stub/function`, { data: { kind: "text", text } })).status()).toBe(204);
+  expect((await request.post(`${stub()}/__stub/reset`)).status()).toBe(204);
+  expect((await request.post(`${stub()}/__stub/function`, { data: { kind: "text", text } })).status()).toBe(204);
 }
 
 async function open(page: Page, url: string) {
@@ -98,7 +98,7 @@ for (const scheme of SCHEMES) {
       }, testInfo) => {
         await page.setViewportSize(viewport);
         await scriptLatestPost(request, "Shipped the landing page today: three sign-ups already.");
-        await open(page, `${supabaseApp}/`);
+        await open(page, `${supabaseApp()}/`);
         await expect(page.getByRole("region", { name: "Latest thought" })).toBeVisible();
 
         // The page shows some of the five badge colours; a card per status shows them all, drawn by the same CSS.

@@ -1,4 +1,5 @@
 import { type Page, test as base, expect } from "@playwright/test";
+import type { StandIns } from "../../playwright.config";
 
 /** Fails any test during which the page logs a console error or warning (a hydration mismatch is one), or throws. */
 export const test = base.extend<{ consoleErrors: string[] }>({
@@ -34,6 +35,9 @@ export { expect };
  * the `javaScriptEnabled` fixture inside a test, so there is one way.
  */
 export const jsEnabled = (projectName: string) => projectName === "js-on";
+
+/** The running test's project's own servers and stub Supabase (playwright.config.ts). */
+export const standIns = () => test.info().project.metadata as StandIns;
 
 /** Opens a page like a visitor; with JavaScript on, also waits until React has hydrated it. */
 export async function visit(page: Page, url: string) {

@@ -1,20 +1,20 @@
 import type { APIRequestContext } from "@playwright/test";
 import { links } from "~/content/site";
 import type { FunctionBehaviour } from "../support/stub-supabase/stub";
-import { expect, test } from "./fixtures";
+import { expect, standIns, test } from "./fixtures";
 
 // These tests use the second app server (configured with the stub Supabase, cache off), not the default one.
-const app = process.env.E2E_SUPABASE_URL!;
-const stub = process.env.E2E_STUB_URL!;
-const anonKey = process.env.E2E_STUB_ANON_KEY!;
+const app = () => standIns().supabaseApp;
+const stub = () => standIns().stub;
+const anonKey = () => standIns().stubAnonKey;
 
 async function functionAnswers(request: APIRequestContext, behaviour: FunctionBehaviour) {
-  expect((await request.post(`${stub}/__stub/reset`)).status()).toBe(204);
-  expect((await request.post(`${stub}/__stub/function`, { data: behaviour })).status()).toBe(204);
+  expect((await request.post(`${stub()}/__stub/reset`)).status()).toBe(204);
+  expect((await request.post(`${stub()}/__stub/function`, { data: behaviour })).status()).toBe(204);
 }
 
 async function functionCalls(request: APIRequestContext): Promise<number> {
-  const state = (await (await request.get(`${stub}/__stub/state`)).json()) as { functionCalls: number };
+  const state = (await (await request.get(`${stub()}/__stub/state`)).json()) as { functionCalls: number };
   return state.functionCalls;
 }
 
@@ -22,7 +22,7 @@ test.describe("latest-post card", () => {
   test("shows 'Latest thought', the post as text and a link to the social profile", async ({ page, request }) => {
     const text = "Shipped SubTrackr's landing page <b>today</b>: 3 sign-ups already & counting.";
     await functionAnswers(request, { kind: "text", text });
-    await page.goto(`${app}/`);
+    await page.goto(`${app()}/`);
 
     const card = page.getByRole("region", { name: "Latest thought" });
     await expect(card).toBeVisible();
@@ -43,7 +43,7 @@ test.describe("latest-post card", () => {
     const longWord = "https://example.com/" + "a".repeat(400);
     await functionAnswers(request, { kind: "text", text: `${"A rather long thought. ".repeat(60)}${longWord}` });
     await page.setViewportSize({ width: 360, height: 800 });
-    await page.goto(`${app}/`);
+    await page.goto(`${app()}/`);
     const card = page.getByRole("region", { name: "Latest thought" });
     await expect(card).toBeVisible();
     const overflow = await card.evaluate((element) => {
@@ -65,7 +65,7 @@ test.describe("latest-post card", () => {
   for (const [name, behaviour] of failures) {
     test(`shows no card when the function ${name}`, async ({ page, request }) => {
       await functionAnswers(request, behaviour);
-      const response = await page.goto(`${app}/`);
+      const response = await page.goto(`${app()}/`);
       expect(response?.status()).toBe(200);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       await expect(page.getByRole("heading", { name: "The 365-Day Challenge" })).toBeVisible();
@@ -76,21 +76,21 @@ test.describe("latest-post card", () => {
 
   test("the anon key never reaches the browser", async ({ page, request }) => {
     await functionAnswers(request, { kind: "text", text: "Keys stay on the server." });
-    const response = await request.get(`${app}/`);
+    const response = await request.get(`${app()}/`);
     const html = await response.text();
     expect(html).toContain("Keys stay on the server.");
-    expect(html).not.toContain(anonKey);
-    expect(JSON.stringify(response.headers())).not.toContain(anonKey);
+    expect(html).not.toContain(anonKey());
+    expect(JSON.stringify(response.headers())).not.toContain(anonKey());
 
     // Nor does anything the page loads with it.
     const bodies: Promise<string>[] = [];
     page.on("response", (loaded) => {
       if (loaded.request().resourceType() !== "image") bodies.push(loaded.text().catch(() => ""));
     });
-    await page.goto(`${app}/`);
+    await page.goto(`${app()}/`);
     await page.waitForLoadState("networkidle");
     const texts = await Promise.all(bodies);
     expect(texts.length).toBeGreaterThan(1);
-    for (const text of texts) expect(text).not.toContain(anonKey);
+    for (const text of texts) expect(text).not.toContain(anonKey());
   });
 });

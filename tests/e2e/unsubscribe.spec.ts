@@ -2,7 +2,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { Page } from "@playwright/test";
 import { SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
-import { expect, test, visit } from "./fixtures";
+import { expect, standIns, test, visit } from "./fixtures";
 
 let sequence = 0;
 
@@ -20,7 +20,7 @@ async function subscribedToken(baseURL: string, projectName: string): Promise<{ 
 }
 
 function tokenOf(email: string): string | undefined {
-  const db = new DatabaseSync(path.join(process.env.E2E_DATA_DIR!, SQLITE_FILE_NAME), { readOnly: true });
+  const db = new DatabaseSync(path.join(standIns().dataDir, SQLITE_FILE_NAME), { readOnly: true });
   try {
     const row = db.prepare("select unsubscribe_token as token from newsletter_subscribers where email = ?").get(email);
     return (row as { token?: string } | undefined)?.token;

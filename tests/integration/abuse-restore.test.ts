@@ -1,4 +1,4 @@
-// Crafted backups against restore (issue 30): a file the store could not use is refused, with a message, before
+// Crafted backups against restore: a file the store could not use is refused, with a message, before
 // anything is replaced or added; the restored list is rebuilt from the rows, never the foreign file; and the owner
 // can always restore a good backup afterwards.
 import { randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// The database file deleted under a running store (issue 30): the rows the process still holds are written back, as
+// The database file deleted under a running store: the rows the process still holds are written back, as
 // for a deleted -wal, and when that cannot be done the advice is a clean stop, which writes them back itself.
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";

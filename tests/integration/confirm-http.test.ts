@@ -13,6 +13,7 @@ import { postForm, subscribe, storedEmails } from "../support/newsletter/http";
 import { serverHarness } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { subscribers } from "../support/subscribers-cli";
+import { confirmTokenIn as tokenIn, pressConfirm as confirmPost } from "../support/confirm-link";
 
 const harness = serverHarness("confirm-http-");
 const FROM = "Alex Placeholder <updates@example.com>";
@@ -27,17 +28,6 @@ afterEach(async () => {
 });
 
 const mailEnv = (dataDir: string) => ({ SMTP_URL: relay.url(), MAIL_FROM: FROM, DATA_DIR: dataDir });
-const tokenIn = (text: string) => /\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(text)?.[1] ?? null;
-
-async function confirmPost(baseUrl: string, token: string) {
-  const response = await fetch(`${baseUrl}/confirm?token=${token}`, {
-    method: "POST",
-    body: new URLSearchParams({ token }),
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
-  return { status: response.status, html: await response.text() };
-}
-
 describe("double opt-in with a loopback relay", () => {
   it("mails one confirmation, a GET of its link changes nothing, the button confirms", async () => {
     const dataDir = harness.scratchDir();

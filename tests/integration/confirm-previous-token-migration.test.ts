@@ -1,4 +1,4 @@
-// The migration that keeps the previous confirmation token (issue 39), on real Postgres (PGlite with pgcrypto), applied
+// The migration that keeps the previous confirmation token, on real Postgres (PGlite with pgcrypto), applied
 // over every earlier one (suppression included) to a list with a pending reader whose link is already out: that link
 // still works after a second mail, as the embedded list's does, only for its own 7 days, and never for a suppressed
 // reader.

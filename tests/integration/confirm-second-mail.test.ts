@@ -1,5 +1,5 @@
 /**
- * A second confirmation mail leaves the first mail's link working (issue 39), through the production server with a
+ * A second confirmation mail leaves the first mail's link working, through the production server with a
  * real SMTP server on loopback: a reader signs up, signs up again a day later (the server's clock moved by
  * tests/support/moved-clock.mjs) and gets a second mail, then presses Confirm in the first one. Needs `npm run build`.
  */
@@ -8,6 +8,7 @@ import { subscribe } from "../support/newsletter/http";
 import { serverHarness } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { subscribers } from "../support/subscribers-cli";
+import { confirmTokenIn, pressConfirm } from "../support/confirm-link";
 
 const harness = serverHarness("confirm-second-");
 let relay: TestSmtpServer;
@@ -19,17 +20,6 @@ afterEach(async () => {
   await harness.cleanup();
   await relay.close();
 });
-
-const tokenIn = (text: string | undefined) => /\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(text ?? "")?.[1] ?? null;
-
-async function confirmPost(baseUrl: string, token: string) {
-  const response = await fetch(`${baseUrl}/confirm?token=${token}`, {
-    method: "POST",
-    body: new URLSearchParams({ token }),
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
-  return { status: response.status, html: await response.text() };
-}
 
 /**
  * A reader signs up, and again a day later (the server's clock moved): two confirmation mails. `beforeSecond` scripts
@@ -58,8 +48,8 @@ async function twoMails(email: string, beforeSecond: () => void = () => {}) {
   expect(await subscribe(server.url, email)).toMatchObject({ type: "info" });
   // A refused first attempt is tried again 10 s later (app/mail/classify.server.ts, FIRST_RETRY_MS).
   const mails = await relay.waitForMails(2, 30_000);
-  const firstToken = tokenIn(first!.parsed.text);
-  const secondToken = tokenIn(mails[1]!.parsed.text);
+  const firstToken = confirmTokenIn(first!.parsed.text ?? "");
+  const secondToken = confirmTokenIn(mails[1]!.parsed.text ?? "");
   expect(firstToken).not.toBeNull();
   expect(secondToken).not.toBeNull();
   expect(secondToken).not.toBe(firstToken);
@@ -69,10 +59,10 @@ async function twoMails(email: string, beforeSecond: () => void = () => {}) {
 describe("two confirmation mails to one reader", () => {
   it("the first mail's link confirms after the second mail went out, and the second's then says already", async () => {
     const { server, dataDir, firstToken, secondToken } = await twoMails("twice@example.com");
-    const confirmed = await confirmPost(server.url, firstToken);
+    const confirmed = await pressConfirm(server.url, firstToken);
     expect(confirmed.status).toBe(200);
     expect(confirmed.html).toContain("You&#x27;re subscribed");
-    const again = await confirmPost(server.url, secondToken);
+    const again = await pressConfirm(server.url, secondToken);
     expect(again.status).toBe(200);
     expect(again.html).toContain("You&#x27;re already on the list");
     expect((await subscribers(dataDir, ["show", "twice@example.com"])).stdout).toContain("state: confirmed");
@@ -83,7 +73,7 @@ describe("two confirmation mails to one reader", () => {
       relay.throttleAddress("retried@example.com", 1),
     );
     expect(relay.refusals).toEqual([{ address: "retried@example.com", code: 451 }]);
-    const confirmed = await confirmPost(server.url, firstToken);
+    const confirmed = await pressConfirm(server.url, firstToken);
     expect(confirmed.html).toContain("You&#x27;re subscribed");
   }, 90_000);
 });

@@ -8,6 +8,7 @@ import { serverHarness } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { startStubSupabase, type StubSupabase } from "../support/stub-supabase/stub";
 import { createConfirmRpcs } from "../support/stub-supabase/confirm";
+import { confirmTokenIn, pressConfirm } from "../support/confirm-link";
 
 const harness = serverHarness("confirm-supabase-");
 const KEY = "the-database-and-the-server-share-this-key";
@@ -32,13 +33,6 @@ const env = (extra: Record<string, string> = {}) => ({
   DATA_DIR: harness.scratchDir(),
   ...extra,
 });
-const tokenIn = (text: string) => /\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(text)?.[1] ?? null;
-const post = (url: string, token: string) =>
-  fetch(`${url}/confirm?token=${token}`, {
-    method: "POST",
-    body: new URLSearchParams({ token }),
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
 
 describe("double opt-in with Supabase", () => {
   it("stores the reader pending, mails the link, and only the button confirms", async () => {
@@ -47,25 +41,25 @@ describe("double opt-in with Supabase", () => {
     expect(stub.confirmations!.stateOf("reader@example.com")).toBe("pending");
     expect(stub.confirmations!.recordOf("reader@example.com")).toMatchObject({ page: "/" });
     const [mail] = await relay.waitForMails(1, 10_000);
-    const token = tokenIn(mail!.parsed.text ?? "")!;
+    const token = confirmTokenIn(mail!.parsed.text ?? "")!;
     expect(token).not.toBeNull();
     // What went to Supabase was the token's hash, signed; never the token.
     expect(stub.requests.some((request) => request.body.includes(token))).toBe(false);
 
     expect((await fetch(`${server.url}/confirm?token=${token}`)).status).toBe(200);
     expect(stub.confirmations!.stateOf("reader@example.com")).toBe("pending");
-    const confirmed = await post(server.url, token);
+    const confirmed = await pressConfirm(server.url, token);
     expect(confirmed.status).toBe(200);
-    expect(await confirmed.text()).toContain("You&#x27;re subscribed");
+    expect(confirmed.html).toContain("You&#x27;re subscribed");
     expect(stub.confirmations!.stateOf("reader@example.com")).toBe("confirmed");
     // A reused link: Supabase kept the used token's hash, and the page says the reader is on the list already.
-    const again = await post(server.url, token);
+    const again = await pressConfirm(server.url, token);
     expect(again.status).toBe(200);
-    const page = await again.text();
+    const page = again.html;
     expect(page).toContain("You&#x27;re already on the list");
     expect(page).not.toContain("sign up again");
     // A link nobody was mailed is still "expired or used".
-    expect((await post(server.url, "A".repeat(43))).status).toBe(410);
+    expect((await pressConfirm(server.url, "A".repeat(43))).status).toBe(410);
 
     expect(await subscribe(server.url, "reader@example.com")).toMatchObject({ message: "Already subscribed" });
     expect(relay.mails).toHaveLength(1);

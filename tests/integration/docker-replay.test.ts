@@ -1,27 +1,16 @@
-// No Docker engine runs on our machines, so this test replays the Dockerfile itself (tests/support/docker-image.ts):
-// each stage gets a directory that stands for its filesystem, and its instructions run in file order with the same
-// commands. The runtime stage is then started with its CMD and checked with its HEALTHCHECK. What cannot be replayed
-// (the base image, file ownership, USER) is checked by reading the Dockerfile. The build context is a copy of the
-// repository as a developer has it (with a `.env`, dependencies, a build, data) filtered through .dockerignore, as
-// `docker build .` would send it.
+// No Docker engine runs on our machines, so the tests replay the Dockerfile itself (tests/support/docker-image.ts),
+// once per run (shared-image.ts): each stage gets a directory that stands for its filesystem, and its instructions run
+// in file order with the same commands. Here the runtime stage is started with its CMD, on its own copy of the volume,
+// and checked with its HEALTHCHECK and the owner's tools. What cannot be replayed (the base image, file ownership,
+// USER) and the build context are checked in docker-file.test.ts.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { owner } from "~/content/site";
 import { execForm } from "../support/dockerfile";
-import {
-  BASE_IMAGE,
-  type StageState,
-  developerTree as checkout,
-  inStage,
-  instructions,
-  mappedEnv,
-  replayImage,
-  runtime,
-  stages,
-} from "../support/docker-image";
+import { BASE_IMAGE, type StageState, inStage, instructions, mappedEnv, runtime } from "../support/docker-image";
 import { subscribe } from "../support/newsletter/http";
 import {
   ROOT,
@@ -32,33 +21,15 @@ import {
   startServer,
   tempDir,
 } from "../support/production-server";
-
-const PLANTED_SECRET = "planted-secret-that-must-never-reach-the-image-4242";
+import { PLANTED_SECRET, freshVolume, sharedImage } from "../support/shared-image";
 
 let work: string;
-let context: string;
+let volume: string;
+let tree: string;
 let states: Map<string, StageState>;
 let server: ServerProcess | undefined;
-
-/** A developer's working tree: the checkout, plus what a developer has lying around that must not be sent. */
-function developerTree(): string {
-  const tree = checkout(work);
-  const plant = (file: string, content: string) => {
-    mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
-    writeFileSync(path.join(tree, file), content);
-  };
-  plant(".env", `SESSION_SECRET=${PLANTED_SECRET}\n`);
-  plant(".env.local", `SUPABASE_ANON_KEY=${PLANTED_SECRET}\n`);
-  plant("node_modules/stale/index.js", "module.exports = 'from the host';\n");
-  plant("build/index.js", "throw new Error('a stale host build');\n");
-  plant("public/build/stale.js", "stale\n");
-  plant("data/newsletter.sqlite", "subscribers of the developer\n");
-  plant(".git/HEAD", "ref: refs/heads/main\n");
-  // Notes full of Tailwind utilities the site never uses: the stylesheet must not pick them up.
-  plant("notes/ideas.md", "Try `bg-fuchsia-900 text-lime-300 skew-y-12` on the cards some day.\n");
-  plant("npm-debug.log", "noise\n");
-  return tree;
-}
+/** The image's environment with this container's own volume as DATA_DIR. */
+let containerEnv: () => Record<string, string>;
 
 /** Every file of a directory tree, relative paths. */
 function filesUnder(directory: string, relative = ""): string[] {
@@ -72,8 +43,11 @@ beforeAll(async () => {
   // The Node that replays the image must be the image's Node.
   expect(`node:${process.versions.node.split(".")[0]}-slim`).toBe(BASE_IMAGE);
   work = tempDir("portfolio-docker-replay-");
-  ({ context, states } = await replayImage(work, developerTree()));
-  const state = states.get(runtime.name)!;
+  const image = await sharedImage();
+  ({ tree, states } = image);
+  const state = image.runtimeState;
+  volume = freshVolume(image, "portfolio-docker-replay-volume-");
+  containerEnv = () => ({ ...mappedEnv(state), DATA_DIR: volume });
   const command = execForm(instructions(runtime, "CMD")[0]!.args)!;
   server = await startServer({
     cwd: inStage(state, "."),
@@ -82,13 +56,13 @@ beforeAll(async () => {
     // loopback and off the image's port 3000, which another test run may hold.
     env: {
       PATH: process.env.PATH ?? "",
-      ...mappedEnv(state),
+      ...containerEnv(),
       HOST: "127.0.0.1",
       PORT: String(await freePort()),
       SESSION_SECRET: TEST_SESSION_SECRET,
     },
   });
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -96,81 +70,6 @@ afterAll(async () => {
   // starves Vitest's worker of its RPC calls), and given the time it takes there.
   if (work) await rm(work, { recursive: true, force: true });
 }, 300_000);
-
-describe("the Dockerfile", () => {
-  it("is multi-stage: dependencies, build, production dependencies, then a slim runtime", () => {
-    expect(stages.map((stage) => `${stage.name} < ${stage.from}`)).toEqual([
-      `deps < ${BASE_IMAGE}`,
-      "build < deps",
-      "prod-deps < deps",
-      `runtime < ${BASE_IMAGE}`,
-    ]);
-    expect(instructions(stages[0]!, "RUN").map((i) => i.args)).toEqual([expect.stringMatching(/^npm ci\b/)]);
-    // The build, then what the server reads from app/content gathered into one folder that always exists (the
-    // welcome is optional, and Buildah refuses a COPY pattern that matches nothing).
-    expect(instructions(stages[1]!, "RUN").map((i) => i.args)).toEqual([
-      "npm run build",
-      expect.stringMatching(/^mkdir -p owner-content && cp -R app\/content\/updates owner-content\/ && /),
-    ]);
-    for (const stage of stages) {
-      for (const copy of instructions(stage, "COPY")) expect(copy.args, `line ${copy.line}`).not.toMatch(/[*?[]/);
-    }
-    expect(instructions(stages[2]!, "RUN").map((i) => i.args)).toEqual([
-      expect.stringMatching(/^npm prune --omit=dev\b/),
-      "node scripts/prune-production.mjs",
-    ]);
-  });
-
-  it("runs the server in exec form, in production, as the node user, on port 3000", () => {
-    expect(execForm(instructions(runtime, "CMD")[0]!.args)).toEqual(["node", "server/index.mjs"]);
-    expect(instructions(runtime, "CMD")).toHaveLength(1);
-    expect(states.get(runtime.name)!.env.NODE_ENV).toBe("production");
-    expect(instructions(runtime, "USER").map((i) => i.args)).toEqual(["node"]);
-    const user = instructions(runtime, "USER")[0]!;
-    expect(user.line).toBeLessThan(instructions(runtime, "CMD")[0]!.line);
-    expect(instructions(runtime, "EXPOSE").map((i) => i.args)).toEqual(["3000"]);
-    expect(states.get(runtime.name)!.env.PORT).toBe("3000");
-  });
-
-  it("keeps DATA_DIR, and the backups' folder in it, on a volume that belongs to node", () => {
-    const dataDir = states.get(runtime.name)!.env.DATA_DIR!;
-    expect(dataDir).toMatch(/^\//);
-    const volume = instructions(runtime, "VOLUME")[0]!;
-    expect(execForm(volume.args)).toEqual([dataDir]);
-    // Created and handed to node before VOLUME (after it, changes to the path are discarded).
-    const prepare = instructions(runtime, "RUN").find((i) => i.args.includes(dataDir));
-    expect(prepare?.args).toBe(`mkdir -p ${dataDir}/backups && chown -R node:node ${dataDir}`);
-    expect(prepare!.line).toBeLessThan(volume.line);
-    expect(existsSync(inStage(states.get(runtime.name)!, `${dataDir}/backups`))).toBe(true);
-  });
-
-  it("checks its health with Node against /healthz", () => {
-    const [check] = instructions(runtime, "HEALTHCHECK");
-    expect(check?.args.startsWith("CMD ")).toBe(true);
-    expect(execForm(check!.args.slice(4))).toEqual(["node", "scripts/healthcheck.mjs"]);
-    expect(readFileSync(path.join(ROOT, "scripts/healthcheck.mjs"), "utf8")).toContain("/healthz");
-  });
-
-  it("bakes no secret into the image", () => {
-    for (const stage of stages) {
-      for (const { keyword, args } of stage.instructions.filter((i) => ["ENV", "ARG"].includes(i.keyword))) {
-        expect(`${keyword} ${args}`).not.toMatch(/SECRET|KEY|TOKEN|PASSWORD/i);
-      }
-    }
-  });
-});
-
-describe("the build context", () => {
-  it("leaves out secrets, dependencies, builds, data and the repository", () => {
-    const files = filesUnder(context);
-    expect(files).toContain("package-lock.json");
-    expect(files).toContain("app/root.tsx");
-    for (const file of files) {
-      expect(file).not.toMatch(/^(\.env|node_modules\/|build\/|public\/build\/|data\/|\.git\/)/);
-      expect(file).not.toMatch(/\.log$/);
-    }
-  });
-});
 
 describe("the owner's subscriber tools, run in the image", () => {
   // `docker exec portfolio npm run subscribers -- …`: the image's npm, its environment, the volume's database.
@@ -181,7 +80,7 @@ describe("the owner's subscriber tools, run in the image", () => {
       env: childEnv({
         PATH: process.env.PATH ?? "",
         HOME: work,
-        ...mappedEnv(state),
+        ...containerEnv(),
         SESSION_SECRET: TEST_SESSION_SECRET,
         ...extraEnv,
       }),
@@ -331,11 +230,13 @@ describe("the image, replayed", () => {
 
   it("serves the updates from the image's own copy of app/content/updates, and none of the app's sources", async () => {
     const app = inStage(states.get(runtime.name)!, ".");
-    const shipped = readdirSync(path.join(ROOT, "app/content/updates")).filter((file) => file.endsWith(".md"));
+    // The checkout's updates, the owner's new one planted beside the repository's.
+    const shipped = readdirSync(path.join(tree, "app/content/updates")).filter((file) => file.endsWith(".md"));
     expect(shipped.length).toBeGreaterThan(0);
     expect(readdirSync(path.join(app, "app/content/updates")).sort()).toEqual(shipped.sort());
     expect(readdirSync(path.join(app, "app"))).toEqual(["content"]);
-    expect(readdirSync(path.join(app, "app/content"))).toEqual(["updates"]);
+    // The owner's welcome mail (planted in the checkout) goes with the updates, and nothing else of app/.
+    expect(readdirSync(path.join(app, "app/content")).sort()).toEqual(["updates", "welcome.md"]);
     const list = await fetch(`${server!.url}/updates`);
     expect(list.status).toBe(200);
     const first = /href="(\/updates\/\d{4}-\d{2}-\d{2}-[a-z0-9-]+)"/.exec(await list.text())?.[1];

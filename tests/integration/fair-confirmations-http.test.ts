@@ -1,5 +1,5 @@
 /**
- * Fair confirmations through the production server over HTTP, with a real SMTP server on loopback (issue 39): a flood
+ * Fair confirmations through the production server over HTTP, with a real SMTP server on loopback: a flood
  * of sign-ups in every spelling of one Gmail address, from a handful of visitors behind a trusted proxy, puts at most 3
  * mails in that inbox, and a real reader who signs up during the flood gets their confirmation within a minute; 150
  * visitors, each a /64 of one /48, take only that network's share, and a reader from elsewhere is next in line. Needs

@@ -14,6 +14,7 @@ import { postForm } from "../support/newsletter/http";
 import { serverHarness, type ServerProcess } from "../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { htmlErrors } from "../support/html-checker";
+import { confirmTokenIn } from "../support/confirm-link";
 
 const harness = serverHarness("html-validity-");
 const UNKNOWN_TOKEN = "3f1e2d4c-5b6a-4789-8abc-def012345678";
@@ -116,7 +117,7 @@ beforeAll(async () => {
     pages[name] = await text("/", { headers: { Cookie: posted.cookie! } });
   }
   const [mail] = await relay.waitForMails(1, 10_000);
-  const token = /\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(mail!.parsed.text ?? "")?.[1];
+  const token = confirmTokenIn(mail!.parsed.text ?? "");
   expect(token).toBeDefined();
 
   for (const query of ["", "?token=garbage", `?token=${token}`])

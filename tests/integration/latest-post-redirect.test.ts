@@ -1,5 +1,5 @@
 // The latest-post read against loopback fakes that answer with redirects: only the origin that was asked is ever
-// requested (issue 39: another host's post was shown as the owner's, and a redirect to a link-local address was
+// requested (another host's post was shown as the owner's, and a redirect to a link-local address was
 // followed).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_REDIRECTS } from "~/latest-post/same-origin-fetch.server";

@@ -1,4 +1,4 @@
-// A non-ASCII MAIL_FROM domain goes out punycoded in the envelope (issue 39). Nodemailer 10 does this itself: this
+// A non-ASCII MAIL_FROM domain goes out punycoded in the envelope. Nodemailer 10 does this itself: this
 // test keeps it so through upgrades, on the wire (smtp-server would show the domain decoded back to Unicode).
 import { type AddressInfo, createServer, type Server } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -1,25 +1,18 @@
 /**
  * A relay that turns connections away at its greeting (421: too busy, try later): the send waits, and every place the
- * owner looks says why, in the relay's own words (issue 39): the progress line, the summary when the command ends, and
+ * owner looks says why, in the relay's own words: the progress line, the summary when the command ends, and
  * `status`. No reader is blamed for it: the greeting is the relay's, so no reader is given up on or soft-bounced.
  */
 import { describe, expect, it } from "vitest";
 import { sendSetupPerTest } from "../support/newsletter/send-setup";
 import { addReaders, exited, newsletter, outboxRows, startNewsletter } from "../support/newsletter/cli";
+import { until } from "../support/until";
 
 const FIRST = "2026-11-20-first-launch";
 const setup = sendSetupPerTest("mail-greeting-", { name: FIRST, front: { title: "First launch" } });
 const readers = ["reader0@example.org", "reader1@example.org", "reader2@example.org"];
 const GREETING =
   /the relay turned the connection away at its greeting: 421 4\.3\.2 Too many connections, try again later/;
-
-async function until(condition: () => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not reached in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("421 at the greeting", () => {
   it("shows the relay's words in the progress line, the summary and status, and sends once the relay lets us in", async () => {

@@ -1,6 +1,6 @@
 /**
  * No silent second copy: a relay that has the whole message and never answers it (the connection cut after the final
- * dot, or a stall there) leaves the row uncertain, named, and not sent again unless the owner asks (issue 39).
+ * dot, or a stall there) leaves the row uncertain, named, and not sent again unless the owner asks.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

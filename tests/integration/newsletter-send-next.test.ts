@@ -1,5 +1,5 @@
 /**
- * One reader's full mailbox never blocks the next update (issue 39): the relay answers 452 to that reader for ever;
+ * One reader's full mailbox never blocks the next update: the relay answers 452 to that reader for ever;
  * the first send reaches everyone else and gives the lock back, the next update's send starts at once and reaches every
  * other reader, both commands end, and no lock is left behind.
  */
@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { openOutbox } from "~/mail/outbox.server";
 import { sendSetupPerTest } from "../support/newsletter/send-setup";
 import { addReaders, exited, newsletter, startNewsletter, writeUpdate } from "../support/newsletter/cli";
+import { until } from "../support/until";
 
 const FIRST = "2026-11-20-first-launch";
 const NEXT = "2026-11-21-second";
@@ -15,14 +16,6 @@ const setup = sendSetupPerTest("newsletter-next-", { name: FIRST, front: { title
 const readers = ["reader0@example.org", "reader1@example.org", "full@example.org", "reader3@example.org"];
 const received = (subject: string) =>
   setup.relay.mails.filter((mail) => mail.parsed.subject === subject).map((mail) => mail.envelopeTo[0]);
-
-async function until(condition: () => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not reached in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("a reader whose mailbox is full", () => {
   it("never keeps the next update from going out to everyone else", async () => {

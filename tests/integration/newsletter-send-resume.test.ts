@@ -6,19 +6,12 @@ import { describe, expect, it } from "vitest";
 import { concurrencyFor } from "~/newsletter/send/send-command.server";
 import { sendSetupPerTest } from "../support/newsletter/send-setup";
 import { addReaders, exited, newsletter, outboxRows, perRecipient, startNewsletter } from "../support/newsletter/cli";
+import { until } from "../support/until";
 
 const NAME = "2026-11-20-first-launch";
 const setup = sendSetupPerTest("newsletter-resume-", { name: NAME, front: { title: "First launch" } });
 
 const readers = (count: number) => Array.from({ length: count }, (_, n) => `reader${n}@example.org`);
-
-async function until(condition: () => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not reached in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe("sending an update exactly once", () => {
   it("after kill -9 at about 40 %, a re-run sends to every reader not yet sent and nobody twice", async () => {

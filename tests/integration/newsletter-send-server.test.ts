@@ -27,6 +27,8 @@ async function startWithMail() {
       SMTP_URL: setup.relay.url(),
       MAIL_FROM: FROM,
       MAIL_RATE_PER_SECOND: "10",
+      // Every second rather than every 15 (the default, pinned in tests/unit/env.test.ts).
+      MAIL_RESUME_CHECK_SECONDS: "1",
     },
   });
   return server;
@@ -44,7 +46,6 @@ describe("a send the command leaves", () => {
     expect(sender.output()).toContain("The terminal closed: the web server goes on");
     const left = setup.relay.mails.length;
     expect(left).toBeLessThan(30);
-    // The server looks every 15 s.
     await setup.relay.waitForMails(30, 40_000);
     await server!.waitForOutput(`the update ${NAME} is sent`, 10_000);
     expect([...perRecipient(setup.relay.mails).values()]).toEqual(Array(30).fill(1));
@@ -64,7 +65,8 @@ describe("a send the command leaves", () => {
     const atStop = setup.relay.mails.length;
     const status = await newsletter(env, ["status"]);
     expect(status.stdout).toContain("(paused: run send again)");
-    await new Promise((resolve) => setTimeout(resolve, 17_000));
+    // The server looked at the update's due mails and left them.
+    await server!.waitForOutput(`the update ${NAME} is paused: the server leaves it`, 20_000);
     expect(setup.relay.mails.length).toBe(atStop);
     const again = await newsletter(env, ["send", NAME]);
     expect(again.code).toBe(0);

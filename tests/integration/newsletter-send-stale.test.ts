@@ -1,5 +1,5 @@
 /**
- * A stale sender never finalises rows (issue 39): the production server reads the updates once; an update added after
+ * A stale sender never finalises rows: the production server reads the updates once; an update added after
  * it started and left to it by the command (the terminal closed) is still sent to every reader, none skipped.
  */
 import { afterEach, describe, expect, it } from "vitest";

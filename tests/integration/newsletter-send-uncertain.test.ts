@@ -1,5 +1,5 @@
 /**
- * The owner's view of a relay that cut the connection after the final dot (issue 39): the summary and `status` name the
+ * The owner's view of a relay that cut the connection after the final dot: the summary and `status` name the
  * reader uncertain, a second run sends nothing, `--resend-uncertain` sends it again.
  */
 import { describe, expect, it } from "vitest";

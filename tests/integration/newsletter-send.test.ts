@@ -48,7 +48,7 @@ describe("npm run newsletter -- send", () => {
       const link = `https://example.com/unsubscribe?token=${row.unsubscribeToken}`;
       const header = raw.slice(0, raw.search(/\r?\n\r?\n/)).replace(/\r?\n[ \t]+/g, " ");
       expect(header.split(/\r?\n/)).toContain(`List-Unsubscribe: <${link}>`);
-      // On one line as written, not only once unfolded: a folded one fails DKIM after some relays (issue 44).
+      // On one line as written, not only once unfolded: a folded one fails DKIM after some relays.
       expect(raw.slice(0, raw.search(/\r?\n\r?\n/)).split(/\r?\n/)).toContain(`List-Unsubscribe: <${link}>`);
       expect(header).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
       expect(header).toMatch(/^List-ID: Alex Placeholder updates <updates\.example\.com>\r?$/im);

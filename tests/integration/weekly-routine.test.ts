@@ -8,21 +8,13 @@
 //     is the only thing mapped; `-t` (a terminal for the progress bar) has no stand-in and changes no outcome. A line
 //     in another shape fails the test: teach it the new wrapper rather than skip the line.
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execForm } from "../support/dockerfile";
-import {
-  developerTree,
-  inStage,
-  instructions,
-  mappedEnv,
-  replayImage,
-  runtime,
-  type StageState,
-} from "../support/docker-image";
 import { confirmTokenIn, pressConfirm } from "../support/confirm-link";
+import { execForm } from "../support/dockerfile";
+import { inStage, instructions, mappedEnv, runtime, type StageState } from "../support/docker-image";
 import { subscribe } from "../support/newsletter/http";
 import {
   ROOT,
@@ -33,18 +25,10 @@ import {
   startServer,
   tempDir,
 } from "../support/production-server";
+import { freshVolume, sharedImage } from "../support/shared-image";
 import { type ReceivedMail, startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
+import { WEEKLY_UPDATE as UPDATE, blocksUnder } from "../support/weekly-doc";
 
-const doc = readFileSync(path.join(ROOT, "docs/weekly.md"), "utf8");
-
-/** The fenced `sh` blocks under the heading that starts with `heading`, as lines. */
-function blocksUnder(heading: string): string[][] {
-  const section = doc.split(/^## /m).find((part) => part.startsWith(heading));
-  if (!section) throw new Error(`docs/weekly.md has no section "## ${heading}…"`);
-  return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]!.trim().split("\n"));
-}
-
-const UPDATE = /app\/content\/updates\/(\d{4}-\d\d-\d\d-[a-z0-9-]+)\.md/.exec(blocksUnder("1.")[0]!.join("\n"))?.[1];
 const ROUTINE = blocksUnder("5.")[0] ?? [];
 const DOCKER_EXEC = /^docker exec (?:-t )?portfolio (npm run newsletter -- .+)$/;
 
@@ -56,6 +40,7 @@ const WELCOME_SUBJECT = /^subject: "(.*)"$/m.exec(
 const SETTINGS = { MAIL_FROM: "Alex Placeholder <updates@mail.example.net>", SESSION_SECRET: TEST_SESSION_SECRET };
 
 let work: string;
+let volume: string;
 let app: StageState;
 let relay: TestSmtpServer;
 let server: ServerProcess | undefined;
@@ -81,24 +66,18 @@ const ofUpdate = (mail: ReceivedMail) => mail.parsed.subject?.includes("First la
 beforeAll(async () => {
   expect(UPDATE, "docs/weekly.md step 1 names the update's file").toBeTruthy();
   work = tempDir("portfolio-weekly-");
-  // 1. Write it (in the checkout), 3. commit it: the image is built from the checkout (4).
-  const tree = developerTree(work);
-  const file = path.join(tree, "app/content/updates", `${UPDATE}.md`);
-  mkdirSync(path.dirname(file), { recursive: true });
-  // The owner's welcome mail (docs/newsletter.md), which the image must carry too: each reader confirmed below gets it.
-  cpSync(path.join(ROOT, "docs/examples/welcome.md"), path.join(tree, "app/content/welcome.md"));
-  writeFileSync(
-    file,
-    "---\ntitle: First launch\nsummary: The first project is live.\n---\n\nIt is out.\n\n## Next\n\nMore soon.\n",
-  );
-  const image = await replayImage(work, tree);
-  app = image.states.get(runtime.name)!;
+  // 1. Write it (in the checkout), 3. commit it, 4. build the image: the run's image is built from a checkout that
+  // holds the update and the owner's welcome mail (tests/support/shared-image.ts).
+  const image = await sharedImage();
+  app = image.runtimeState;
+  volume = freshVolume(image, "portfolio-weekly-volume-");
   relay = await startSmtpServer();
   // `docker run --env-file`: the settings file's mail variables beside the image's ENV; the port kept on loopback.
   container = {
     PATH: process.env.PATH ?? "",
     HOME: work,
     ...mappedEnv(app),
+    DATA_DIR: volume,
     ...SETTINGS,
     SMTP_URL: relay.url(),
     HOST: "127.0.0.1",
@@ -117,13 +96,13 @@ beforeAll(async () => {
     expect((await pressConfirm(server.url, confirmTokenIn(mail.parsed.text ?? "")!)).status).toBe(200);
   }
   await relay.waitForMails(3 + READERS.length, 20_000);
-}, 420_000);
+}, 600_000);
 
 afterAll(async () => {
   await server?.stop();
   await relay?.close();
-  // Half a gigabyte of stages, on a disk shared with other runs: removing it may take a while.
-  if (work) await rm(work, { recursive: true, force: true });
+  // The image itself is the run's, removed when the run ends (tests/support/image-run.ts).
+  for (const dir of [work, volume]) if (dir) await rm(dir, { recursive: true, force: true });
 }, 180_000);
 
 describe("the image and the owner's welcome", () => {
@@ -180,7 +159,7 @@ describe("docs/weekly.md, step 5, run as written against the image", () => {
     // The same send again (a second run, as after a closed terminal) mails nobody twice.
     const again = await exec(send!);
     expect(again.code, `${again.stdout}\n${again.stderr}`).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The relay records a mail before it answers it: whatever the command sent is counted by the time it exits.
     for (const email of READERS) expect(mailsTo(email).filter(ofUpdate), email).toHaveLength(1);
     expect(relay.mails.filter(ofUpdate)).toHaveLength(1 + READERS.length);
   }, 120_000);

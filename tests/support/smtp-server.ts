@@ -168,6 +168,9 @@ export async function startSmtpServer(
   let server = new SMTPServer(settings);
   const listen = (target: SMTPServer, port: number) =>
     new Promise<number>((resolve, reject) => {
+      // A client that vanishes in the middle of a mail (a sender killed with -9) resets its connection; smtp-server
+      // passes that on as the server's error, which a relay logs and goes on from, as this one does.
+      target.on("error", () => {});
       target.server.once("error", reject);
       target.listen(port, "127.0.0.1", () => resolve((target.server.address() as AddressInfo).port));
     });

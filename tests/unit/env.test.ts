@@ -41,6 +41,8 @@ describe("parseEnv", () => {
       ALLOW_INDEXING: true,
       UPDATES_DIR: "app/content/updates",
       WELCOME_FILE: "app/content/welcome.md",
+      // The server looks for a send the command left every 15 s; only tests shorten it.
+      MAIL_RESUME_CHECK_SECONDS: 15,
     });
     expect(env.SUPABASE_URL).toBeUndefined();
     expect(env.SUPABASE_ANON_KEY).toBeUndefined();
@@ -68,6 +70,7 @@ describe("parseEnv", () => {
         PERF_TWEAKS: "off",
         UPDATES_DIR: "/updates",
         WELCOME_FILE: "/content/welcome.md",
+        MAIL_RESUME_CHECK_SECONDS: "2",
       }),
     );
     expect(env).toEqual({
@@ -94,6 +97,7 @@ describe("parseEnv", () => {
       MAIL_MAX_PER_HOUR: 100,
       CONFIRM_MAILS_PER_VISITOR: 10,
       MAIL_RATE_PER_SECOND: 2,
+      MAIL_RESUME_CHECK_SECONDS: 2,
     });
   });
 

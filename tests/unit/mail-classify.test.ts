@@ -162,7 +162,7 @@ describe("classifySmtpError on a failed TLS handshake", () => {
   });
 });
 
-describe("classifySmtpError at the greeting (issue 39)", () => {
+describe("classifySmtpError at the greeting", () => {
   // As Nodemailer reports a greeting other than 220: EPROTOCOL, the relay's line in `response`, command CONN.
   const greeting = (line: string) =>
     Object.assign(new Error(`Invalid greeting. response=${line}: ${line}`), {

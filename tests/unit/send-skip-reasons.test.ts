@@ -1,4 +1,4 @@
-// Each skip says its real reason (issue 39): not every skipped reader unsubscribed.
+// Each skip says its real reason: not every skipped reader unsubscribed.
 import { describe, expect, it } from "vitest";
 import { formatSummary } from "~/newsletter/send/progress.server";
 import { statusLine } from "~/newsletter/send/status-command.server";

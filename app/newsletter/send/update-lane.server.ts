@@ -10,26 +10,41 @@ import type { MailSettings } from "~/mail/settings.server";
 import { concurrencyFor, LEASE_MS, sendCounts } from "~/newsletter/send/send-command.server";
 import { warnThrottled } from "~/utils/log.server";
 
-/** The update whose mails are due and not paused by the owner, if any. */
-function updateToResume(outbox: Outbox, now: number): string | null {
+/** The update whose mails are due and not paused by the owner, if any; and the paused ones that have mails due. */
+function updatesDue(outbox: Outbox, now: number): { resume: string | null; paused: Set<string> } {
   const due = outbox.nextDue(["update"]);
-  if (due === null || due > now) return null;
-  const paused = new Set(
+  if (due === null || due > now) return { resume: null, paused: new Set() };
+  const pausedByOwner = new Set(
     outbox.sends
       .records()
       .filter((record) => record.paused)
       .map((record) => record.update),
   );
-  const queued = outbox.rows({ kind: "update", state: "queued" });
-  return queued.find((row) => row.ref && !paused.has(row.ref) && row.nextAttemptAt <= now)?.ref ?? null;
+  const refs = outbox
+    .rows({ kind: "update", state: "queued" })
+    .filter((row) => row.ref && row.nextAttemptAt <= now)
+    .map((row) => row.ref!);
+  return {
+    resume: refs.find((ref) => !pausedByOwner.has(ref)) ?? null,
+    paused: new Set(refs.filter((ref) => pausedByOwner.has(ref))),
+  };
 }
 
 export function updateLane(outbox: Outbox, settings: MailSettings, checkMs = 15_000): Lane {
   let current: LaneTurn | null = null;
+  // Said once per pause, so the owner who reads the log knows why the server does not go on.
+  let toldPaused = new Set<string>();
 
   const begin = (now: number): LaneTurn | null => {
     if (outbox.sends.liveHolder()) return null;
-    const name = updateToResume(outbox, now);
+    const { resume: name, paused } = updatesDue(outbox, now);
+    for (const update of paused) {
+      if (!toldPaused.has(update))
+        console.info(
+          `Newsletter: the update ${update} is paused: the server leaves it until its send command runs again.`,
+        );
+    }
+    toldPaused = paused;
     if (!name) return null;
     const owner = newOwner("server:");
     const taken = outbox.sends.take(owner, name);

@@ -1,5 +1,5 @@
 // The feed, built once for what is visible and kept: rendering every update's HTML on each request cost 70–160 ms
-// of CPU for a year of updates (issue 39), and feed readers poll. A production server reads the files once, so the
+// of CPU for a year of updates, and feed readers poll. A production server reads the files once, so the
 // feed changes only when an update's day begins in Brussels; the key is what the feed shows, not the clock.
 import { createHash } from "node:crypto";
 import { challenge } from "~/content/site";
