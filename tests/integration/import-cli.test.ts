@@ -28,7 +28,9 @@ describe("npm run subscribers -- import", () => {
     expect((await listed()).map(([email]) => email)).toEqual(["ivan@example.com"]);
 
     for (const file of ["mailchimp-subscribed.csv", "mailchimp-unsubscribed.csv", "substack.csv"]) {
-      const run = await subscribers(setup.dataDir, ["import", importFixture(file)]);
+      // Mailchimp's unsubscribed export is all readers who left: it is written only with --yes.
+      const yes = file === "mailchimp-unsubscribed.csv" ? ["--yes"] : [];
+      const run = await subscribers(setup.dataDir, ["import", importFixture(file), ...yes]);
       expect(run.code, run.stderr).toBe(0);
     }
     const rows = await listed();

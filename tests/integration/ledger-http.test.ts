@@ -50,7 +50,7 @@ describe("signing up again after leaving", () => {
   it("is a new sign-up whatever made them leave, and the confirmation makes them a reader", async () => {
     const dataDir = harness.scratchDir();
     // Karen left at Mailchimp (its unsubscribed export); a relay refused ada; someone@gmail.com pressed "spam".
-    expect((await subscribers(dataDir, ["import", importFixture("mailchimp-unsubscribed.csv")])).code).toBe(0);
+    expect((await subscribers(dataDir, ["import", importFixture("mailchimp-unsubscribed.csv"), "--yes"])).code).toBe(0);
     const list = openSqliteList(dataDir);
     try {
       await list.signUp("ada@example.org");
