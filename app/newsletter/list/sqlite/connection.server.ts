@@ -60,7 +60,9 @@ export function connect(file: string) {
   }
   return {
     db,
-    insert: db.prepare("insert into newsletter_subscribers (email, unsubscribe_token) values (?, ?)"),
+    insert: db.prepare(
+      "insert into newsletter_subscribers (email, unsubscribe_token, mailbox) values (?1, ?2, mailbox_hash(?1))",
+    ),
     removeByToken: db.prepare("delete from newsletter_subscribers where unsubscribe_token = ? returning email"),
     noteUnsubscribe: db.prepare("insert or ignore into newsletter_unsubscribed (unsubscribe_token) values (?)"),
     removeByEmail: db.prepare("delete from newsletter_subscribers where lower(email) = lower(?)"),

@@ -71,7 +71,7 @@ export function signUpPending(db: DatabaseSync, email: string, consent: Consent,
     storeWording(db, consent, now);
     db.prepare(
       "insert into newsletter_subscribers (email, created_at, unsubscribe_token, state, consent_page, " +
-        "consent_version, confirm_requested_at) values (?, ?, ?, 'pending', ?, ?, ?)",
+        "consent_version, confirm_requested_at, mailbox) values (?1, ?2, ?3, 'pending', ?4, ?5, ?6, mailbox_hash(?1))",
     ).run(email, iso(now), randomUUID(), consent.page, consent.version, iso(now));
     return { outcome: "subscribed", mail: true };
   });

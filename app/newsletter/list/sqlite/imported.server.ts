@@ -5,7 +5,13 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type { ImportedRow } from "~/newsletter/list/subscriber-list.server";
-import { leaveMailbox, SIGNED_UP_HERE, tombstoneOf } from "~/newsletter/list/sqlite/tombstones.server";
+import {
+  leaveMailbox,
+  mailboxOf,
+  SAME_MAILBOX,
+  SIGNED_UP_HERE,
+  tombstoneOf,
+} from "~/newsletter/list/sqlite/tombstones.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
 
 /** Stores or suppresses the reader as the file says (see OwnerOperations.addImported); whether anything changed. */
@@ -22,8 +28,8 @@ export function addImported(db: DatabaseSync, row: ImportedRow): boolean {
       return true;
     }
     const ownWord = db
-      .prepare(`select 1 from newsletter_subscribers where mailbox_hash(email) = mailbox_hash(?) and ${SIGNED_UP_HERE}`)
-      .get(row.email);
+      .prepare(`select 1 from newsletter_subscribers where ${SAME_MAILBOX} and ${SIGNED_UP_HERE}`)
+      .get({ mailbox: mailboxOf(db, row.email) });
     if (ownWord) return false;
     leaveMailbox(db, row.email, "imported", { ...suppression, at: new Date(suppression.at) });
     if (present) return present.reason === null;
@@ -38,7 +44,8 @@ function insert(db: DatabaseSync, row: ImportedRow) {
   const { suppression } = row;
   db.prepare(
     "insert into newsletter_subscribers (email, created_at, unsubscribe_token, state, confirmed_at, " +
-      "consent_page, suppressed_reason, suppressed_at, suppressed_detail) values (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?)",
+      "consent_page, suppressed_reason, suppressed_at, suppressed_detail, mailbox) " +
+      "values (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?)",
   ).run(
     row.email,
     row.createdAt,
@@ -48,5 +55,6 @@ function insert(db: DatabaseSync, row: ImportedRow) {
     suppression?.reason ?? null,
     suppression?.at ?? null,
     suppression?.detail ?? null,
+    mailboxOf(db, row.email),
   );
 }

@@ -8,7 +8,7 @@ import { transaction } from "~/utils/sqlite-transaction.server";
 import { countRows } from "~/newsletter/list/sqlite/connection.server";
 import { writeAtomically } from "~/newsletter/list/sqlite/durable-files.server";
 import { insertTombstones, insertWordings, rowInserter } from "~/newsletter/list/sqlite/backup-rows.server";
-import { tombstoneOf } from "~/newsletter/list/sqlite/tombstones.server";
+import { fillMailboxes, tombstoneOf } from "~/newsletter/list/sqlite/tombstones.server";
 import { applySchema } from "~/newsletter/list/sqlite/schema.server";
 import type {
   AddBackReport,
@@ -111,6 +111,7 @@ export function addBack(
         report.added.push(row.email);
       }
     }
+    fillMailboxes(db);
     return report;
   });
 }

@@ -5,7 +5,7 @@ import type { Reader } from "~/newsletter/list/subscriber-list.server";
 
 const MAILABLE =
   "state = 'confirmed' and suppressed_reason is null and unsubscribe_token is not null and " +
-  "not exists (select 1 from newsletter_tombstones t where t.mailbox = mailbox_hash(email))";
+  "not exists (select 1 from newsletter_tombstones t where t.mailbox = coalesce(newsletter_subscribers.mailbox, mailbox_hash(email)))";
 
 /** Every confirmed reader, oldest first. */
 export const confirmedReaders = (db: DatabaseSync): Reader[] =>

@@ -87,6 +87,11 @@ export const MIGRATIONS: readonly ((db: DatabaseSync) => void)[] = [
         at text not null
       ) without rowid;
     `),
+  // Each row's mailbox hash, stored and indexed: the ledger's "every spelling of this mailbox" is then one index
+  // range, not a keyed hash of every row per question (which made an import's writes quadratic). Filled by
+  // ./tombstones.server.ts, where the key is; a row not yet filled is still found (sameMailbox).
+  (db) => addColumnIfMissing(db, "newsletter_subscribers", "mailbox", "text"),
+  (db) => db.exec("create index if not exists newsletter_subscribers_mailbox on newsletter_subscribers (mailbox)"),
 ];
 
 /** Brings `db` to the current schema (see MIGRATIONS). */

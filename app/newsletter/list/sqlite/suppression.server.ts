@@ -11,7 +11,14 @@ import type {
   SuppressReason,
   UnsuppressOutcome,
 } from "~/newsletter/list/subscriber-list.server";
-import { leaveMailbox, liftTombstone, SIGNED_UP_HERE, tombstoneOf } from "~/newsletter/list/sqlite/tombstones.server";
+import {
+  leaveMailbox,
+  liftTombstone,
+  mailboxOf,
+  SAME_MAILBOX,
+  SIGNED_UP_HERE,
+  tombstoneOf,
+} from "~/newsletter/list/sqlite/tombstones.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
 
 /** Soft bounces in a row (no delivery between) that make a reader suppressed as bounced. */
@@ -124,8 +131,8 @@ export function unsuppress(db: DatabaseSync, email: string): UnsuppressOutcome {
     db.prepare(
       "update newsletter_subscribers set suppressed_reason = null, suppressed_at = null, suppressed_detail = null, " +
         "soft_bounces = 0, last_soft_bounce_at = null " +
-        "where mailbox_hash(email) = mailbox_hash(?) and suppressed_reason is not null",
-    ).run(email);
+        `where ${SAME_MAILBOX} and suppressed_reason is not null`,
+    ).run({ mailbox: mailboxOf(db, email) });
     return { kind: "lifted" };
   });
 }

@@ -27,6 +27,7 @@ export function openLedger(db: DatabaseSync): string {
   db.function("mailbox_hash", { deterministic: true }, (email) =>
     typeof email === "string" ? mailboxHash(key, email) : null,
   );
+  fillMailboxes(db);
   const done = db.prepare("select 1 from newsletter_ledger where name = 'tombstones-from-rows'").get();
   if (!done) {
     db.exec(`
@@ -41,6 +42,21 @@ export function openLedger(db: DatabaseSync): string {
   }
   return key;
 }
+
+/** Stores the mailbox hash of rows written without it (by this version's inserts, or by a file from before it). */
+export function fillMailboxes(db: DatabaseSync) {
+  db.prepare("update newsletter_subscribers set mailbox = mailbox_hash(email) where mailbox is null").run();
+}
+
+/**
+ * Rows of the mailbox bound as `:mailbox` (its hash): the stored column by its index, and a row not yet filled by
+ * its address, so no write path that forgets to fill it can hide a reader from the ledger.
+ */
+export const SAME_MAILBOX = "(mailbox = :mailbox or (mailbox is null and mailbox_hash(email) = :mailbox))";
+
+/** The hash of the mailbox `email` reaches, with this list's key. */
+export const mailboxOf = (db: DatabaseSync, email: string): string =>
+  (db.prepare("select mailbox_hash(?) as m").get(email) as { m: string }).m;
 
 /** The tombstone of the mailbox `email` reaches, if any. */
 export const tombstoneOf = (db: DatabaseSync, email: string): Tombstone | null =>
@@ -75,13 +91,12 @@ export function leaveMailbox(
   reason: LeftReason,
   suppression: { reason: SuppressReason | Suppression["reason"]; at: Date; detail: string },
 ): LeftReason {
-  const mailbox = db.prepare("select mailbox_hash(?) as m").get(email) as { m: string };
-  const kept = writeTombstone(db, mailbox.m, reason, suppression.at.toISOString());
+  const mailbox = mailboxOf(db, email);
+  const kept = writeTombstone(db, mailbox, reason, suppression.at.toISOString());
   db.prepare(
-    "update newsletter_subscribers set suppressed_reason = ?, suppressed_at = ?, suppressed_detail = ?, " +
-      "confirm_token_hash = null, previous_confirm_token_hash = null " +
-      "where mailbox_hash(email) = ? and suppressed_reason is null",
-  ).run(suppression.reason, suppression.at.toISOString(), suppression.detail, mailbox.m);
+    "update newsletter_subscribers set suppressed_reason = :reason, suppressed_at = :at, suppressed_detail = :detail, " +
+      `confirm_token_hash = null, previous_confirm_token_hash = null where ${SAME_MAILBOX} and suppressed_reason is null`,
+  ).run({ reason: suppression.reason, at: suppression.at.toISOString(), detail: suppression.detail, mailbox });
   return kept;
 }
 
