@@ -11,6 +11,8 @@ import { importFixture } from "../support/import-fixture";
 import { sendSetupPerTest } from "../support/newsletter/send-setup";
 import { subscribers } from "../support/subscribers-cli";
 import { addReaders, newsletter } from "../support/newsletter/cli";
+import { serverHarness } from "../support/production-server";
+import { basicAuth, fixture, POSTMARK_AUTH } from "../support/webhook-signing";
 
 const FIRST = "2026-11-20-first-launch";
 const setup = sendSetupPerTest("send-record-status-", {
@@ -18,6 +20,7 @@ const setup = sendSetupPerTest("send-record-status-", {
   front: { title: "First launch", summary: "It is out" },
   body: "It is **out**.",
 });
+const harness = serverHarness("send-record-status-");
 const readers = ["reader0@example.org", "reader1@example.org", "reader2@example.org", "reader3@example.org"];
 
 async function firstLine() {
@@ -71,5 +74,28 @@ describe("a finished send's status line", () => {
     expect(await firstLine()).toBe(before);
     await ok(["restore", backup]);
     expect(await firstLine()).toBe(before);
+  }, 180_000);
+
+  it("counts a complaint a relay reports by webhook after the send, and keeps it after the reader is removed", async () => {
+    await addReaders(setup.dataDir, ["annoyed@example.org", "reader@example.com"]);
+    const first = await newsletter(setup.env(), ["send", FIRST]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(await firstLine()).toMatch(/, 2 handed to the relay, 0 bounced, 0 complained$/);
+    const server = await harness.start({ POSTMARK_WEBHOOK_AUTH: POSTMARK_AUTH, DATA_DIR: setup.dataDir });
+    try {
+      const complaint = await fetch(`${server.url}/webhooks/postmark`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: basicAuth(POSTMARK_AUTH) },
+        body: JSON.stringify(fixture("postmark", "subscription-change")),
+      });
+      expect(complaint.status).toBe(200);
+      await server.waitForOutput("Webhook postmark: 1 complained suppressed");
+    } finally {
+      await harness.cleanup();
+    }
+    const after = await firstLine();
+    expect(after).toMatch(/, 2 handed to the relay, 0 bounced, 1 complained$/);
+    await ok(["remove", "annoyed@example.org"]);
+    expect(await firstLine()).toBe(after);
   }, 180_000);
 });
