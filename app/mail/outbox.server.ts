@@ -19,6 +19,7 @@
  * `recordSkipped` / `release` (a send-wide stop: back to queued, the attempt not counted). `markUncertain` turns
  * rows whose lease ran out into 'uncertain' (every claim does it first). All times are milliseconds since the epoch.
  */
+import { noteRefusal, removeRecipient } from "~/mail/outbox-recipient.server";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
@@ -109,10 +110,16 @@ export interface Outbox {
   /** The earliest time a queued row of these kinds is due, if any. */
   nextDue(kinds: readonly MailKind[]): number | null;
   /**
-   * Erases this address (any letter case) from every row, keeping each row's place in its send's record (and `note`,
-   * what the send's record says of that reader, as its payload); how many.
+   * Erases this address (any letter case) from every row, keeping each row's place in its send's record and the
+   * refusal it recorded (`noteRefusal`), nothing else of the payload; how many.
    */
-  removeRecipient(email: string, note?: Record<string, string>): number;
+  removeRecipient(email: string): number;
+  /**
+   * Writes a relay's refusal of this address into the record of every update mail handed to it or refused (its
+   * payload's `refusal`; a complaint outranks a bounce): a finished send's count of bounced and complained readers
+   * comes from its own rows, so a later unsuppress, remove or import leaves it as it was. How many rows.
+   */
+  noteRefusal(email: string, reason: "bounced" | "complained"): number;
   close(): void;
 }
 
@@ -279,17 +286,8 @@ export function openOutbox(file: string): Outbox {
     },
     // The address goes from every row (each keeps a placeholder of its own, so the per-send unique index holds);
     // a row not yet sent is skipped, never mailed; a send's record keeps its counts.
-    removeRecipient: (email, note = {}) =>
-      Number(
-        db
-          .prepare(
-            "update mail_outbox set recipient = 'erased-' || id || '@invalid', payload = ?, " +
-              "state = iif(state in ('queued', 'sending'), 'skipped', state), " +
-              "last_error = iif(state in ('queued', 'sending'), 'removed by the owner', last_error), " +
-              "claimed_by = null, lease_until = null where lower(recipient) = lower(?)",
-          )
-          .run(JSON.stringify(note), email).changes,
-      ),
+    removeRecipient: (email) => removeRecipient(db, email),
+    noteRefusal: (email, reason) => noteRefusal(db, email, reason),
     close: () => db.close(),
   };
   return outbox;

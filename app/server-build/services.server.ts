@@ -7,6 +7,7 @@
 import path from "node:path";
 import { recipientHook } from "~/newsletter/list/recipient-hook.server";
 import { provideSuppressionSink } from "~/newsletter/webhooks/sink.server";
+import { sinkNotingRefusals } from "~/newsletter/send/refusal-record.server";
 import { challenge } from "~/content/site";
 import { type MailSettings, mailSettingsOf } from "~/mail/settings.server";
 import { openOutbox, type Outbox } from "~/mail/outbox.server";
@@ -106,7 +107,7 @@ export function startServices(): Services {
   // The relays' webhooks suppress in the list: the embedded one, or Supabase's through its signed functions, which
   // take SUPABASE_CONFIRM_SECRET; without it they keep answering 503 and the relays keep their events.
   if (list.kind === "sqlite" || ("suppresses" in list && list.suppresses === true)) {
-    provideSuppressionSink(list);
+    provideSuppressionSink(sinkNotingRefusals(list, built.mail.outboxFile));
     built.stops.push(() => provideSuppressionSink(null));
   }
   if (list.owner && list.kind === "sqlite") {
@@ -148,7 +149,7 @@ export function startServices(): Services {
       update: updateComposer(mail.from, list),
       welcome: welcomeComposer(mail.from, list, welcomeFile),
     },
-    onRecipient: recipientHook(list),
+    onRecipient: recipientHook(list, outbox),
     expireAfterMs: { confirm: PENDING_FOR_MS },
     lanes,
   });

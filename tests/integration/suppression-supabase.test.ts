@@ -146,10 +146,20 @@ describe("suppression with the list in Supabase", () => {
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toMatch(new RegExp(`^${FIRST}\\t.*1 handed to the relay, 1 bounced, 0 complained`, "m"));
     expect(status.stdout).toMatch(new RegExp(`^${SECOND}\\t.*1 handed to the relay, 0 bounced, 0 complained`, "m"));
-    // Without the service role key the list cannot be read: the lines stay, and say why the counts are missing.
+    // The counts are the sends' own record: the list is not read (no key needed), and lifting the suppression in
+    // Supabase leaves the finished send's line as it was.
     const { SUPABASE_SERVICE_ROLE_KEY: _key, ...withoutKey } = commandEnv();
     const unread = await newsletter(withoutKey, ["status"]);
     expect(unread.code, unread.stderr).toBe(0);
-    expect(unread.stdout).toContain("(Bounced and complained not counted: The list lives in Supabase");
+    expect(unread.stdout).toBe(status.stdout);
+    // The owner's lift, as the service role calls it (the SQL editor's newsletter_unsuppress).
+    const lifted = await fetch(`${stub.url}/rest/v1/rpc/newsletter_unsuppress`, {
+      method: "POST",
+      headers: { apikey: SERVICE_KEY, Authorization: `Bearer ${SERVICE_KEY}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ address: "refuser@example.org", issued_at: Date.now(), signature: null }),
+    });
+    expect(await lifted.json()).toBe("lifted");
+    expect(stub.suppression.isSuppressed("refuser@example.org")).toBe(false);
+    expect((await newsletter(commandEnv(), ["status"])).stdout).toBe(status.stdout);
   }, 60_000); // four runs of the command
 });

@@ -50,13 +50,13 @@ function importList(services: () => AdminServices): ImportTarget {
 }
 
 /** Erases every outbox row for an address (`remove` erases everything about it); none when there is no outbox. */
-function eraseOutboxRows(services: () => AdminServices, email: string, refusal: string | undefined): number {
+function eraseOutboxRows(services: () => AdminServices, email: string): number {
   const { outboxFile } = services().mail;
   if (!existsSync(outboxFile)) return 0;
   const outbox = openOutbox(outboxFile);
   try {
-    // A send's record keeps what became of the reader's mail (status counts a refusal), not who they were.
-    return outbox.removeRecipient(email, refusal ? { refusal } : {});
+    // A send's record keeps what became of the reader's mail (the refusal it recorded), not who they were.
+    return outbox.removeRecipient(email);
   } finally {
     outbox.close();
   }
@@ -125,9 +125,7 @@ export function subscriberTools(services: () => AdminServices) {
     unsuppress: (email: string): Promise<UnsuppressOutcome> => services().list().unsuppress(email),
     /** Erases an address from the list and from the mail outbox; whether it was on the list, and outbox rows erased. */
     remove: (email: string): { removed: boolean; mails: number } => {
-      const owner = ownerOperations(services);
-      const refusal = owner.show(email)?.suppression?.reason;
-      return { removed: owner.remove(email), mails: eraseOutboxRows(services, email, refusal) };
+      return { removed: ownerOperations(services).remove(email), mails: eraseOutboxRows(services, email) };
     },
     exportCsv: (): string => subscribersCsv(ownerOperations(services).rows(), owner.siteUrl),
     /**

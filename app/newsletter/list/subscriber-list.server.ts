@@ -50,8 +50,11 @@ export type ConfirmOutcome = "confirmed" | "already" | "unknown";
 /** What attaching a confirmation token found: the reader pending (issued), gone, or confirmed already. */
 export type IssueOutcome = "issued" | "gone" | "confirmed";
 
-/** Why a reader gets no mail again: a relay refused the address for good, or the reader pressed "spam". */
-export type SuppressReason = "bounced" | "complained";
+/**
+ * Why a reader gets no mail again: a relay refused the address for good, the reader pressed "spam", or the reader
+ * left through a relay's own unsubscribe (Postmark's ManualSuppression).
+ */
+export type SuppressReason = "bounced" | "complained" | "unsubscribed";
 /** What suppressing did: suppressed now, suppressed already, or no such reader (nothing stored). */
 export type SuppressOutcome = "suppressed" | "already" | "unknown";
 /** A soft bounce is "counted" until the third in a row, which suppresses. */

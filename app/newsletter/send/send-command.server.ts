@@ -242,7 +242,7 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
         owner,
         transport,
         composers: { update: updateComposer(settings.from, list) },
-        onRecipient: recipientHook(list),
+        onRecipient: recipientHook(list, outbox),
         ratePerSecond: settings.ratePerSecond,
         onProgress: () => reporter.update(sendCounts(outbox, name)),
         until,

@@ -11,11 +11,10 @@ import { isDue, publicationDay } from "~/updates/publication.server";
 import { allUpdates } from "~/updates/updates.server";
 import { challengeToday } from "~/utils/today.server";
 import { env } from "~/utils/env.server";
-import type { Suppression } from "~/newsletter/list/subscriber-list.server";
 
 type Counts = Omit<ReturnType<typeof sendCounts>, "wait"> & { wait?: RelayWait | null };
 
-/** Of one send's recipients, how many are suppressed now, by reason. */
+/** Of one send's recipients, how many the relay refused (a bounce) or reported as spam, as the send recorded them. */
 export interface Refusals {
   bounced: number;
   complained: number;
@@ -61,12 +60,11 @@ export function statusLine(
   return `${name}\t${state}`;
 }
 
-/** Each send's recipients suppressed now, by reason. */
-function refusalsOf(outbox: Outbox, name: string, reasons: ReadonlyMap<string, Suppression["reason"]>): Refusals {
+/** Each send's refused recipients, by reason, as its own rows recorded them (never today's list). */
+function refusalsOf(outbox: Outbox, name: string): Refusals {
   const refusals: Refusals = { bounced: 0, complained: 0 };
   for (const row of outbox.rows({ kind: "update", ref: name })) {
-    // An erased reader's row keeps its refusal (subscriber-admin's remove): the send's record stays as it was.
-    const reason = reasons.get(row.recipient.toLowerCase()) ?? row.payload.refusal;
+    const reason = row.payload.refusal;
     if (reason === "bounced" || reason === "complained") refusals[reason] += 1;
   }
   return refusals;
@@ -91,13 +89,10 @@ export function confirmationsWaiting(outbox: Outbox): string | null {
 }
 
 /**
- * Every update's line. `suppressed` (the list's suppressed addresses) adds each send's bounced and complained; null
- * when the list could not be read, which `unread` says why.
+ * Every update's line, from the outbox alone: each send's counts, bounced and complained included, are its own rows'
+ * recorded outcomes, so a later unsuppress, remove, unsubscribe, import or restore leaves a finished send's line as it was.
  */
-export function updatesStatus(
-  suppressed: ReadonlyMap<string, Suppression["reason"]> | null = null,
-  unread?: string,
-): string {
+export function updatesStatus(): string {
   const settings = mailSettingsOf(env);
   const updates = allUpdates();
   if (updates.length === 0) return "No updates yet: write one in the updates folder (docs/newsletter.md).\n";
@@ -113,12 +108,11 @@ export function updatesStatus(
         outbox ? sendCounts(outbox, update.name) : null,
         records.get(update.name),
         holder?.update === update.name,
-        outbox && suppressed ? refusalsOf(outbox, update.name, suppressed) : undefined,
+        outbox ? refusalsOf(outbox, update.name) : undefined,
         outbox ? otherSkipsOf(outbox, update.name) : undefined,
         isDue(update, today) ? null : publicationDay(update),
       ),
     );
-    if (unread && outbox) lines.push(`(Bounced and complained not counted: ${unread})`);
     const waiting = outbox ? confirmationsWaiting(outbox) : null;
     if (waiting) lines.push(waiting);
     return `${lines.join("\n")}\n`;

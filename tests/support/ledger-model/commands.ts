@@ -144,9 +144,8 @@ const softBounces = (email: string) =>
 
 const remove = (email: string) =>
   door(`remove(${email})`, async (model, real) => {
-    const refusal = real.list.owner.show(email)?.suppression?.reason;
     if (real.list.owner.remove(email)) model.removed.set(email.toLowerCase(), model.backups.length);
-    real.outbox.removeRecipient(email, refusal ? { refusal } : {});
+    real.outbox.removeRecipient(email);
   });
 
 const imported = (email: string, left: boolean, at: number): ImportedRow => ({

@@ -13,7 +13,7 @@ const SIGNATURE_WINDOW_MS = 10 * 60_000;
 const SOFT_BOUNCES_TO_SUPPRESS = 3;
 
 export interface SuppressionRecord {
-  /** 'unsubscribed' only from an import (import.ts): the reader left at the other tool. */
+  /** 'unsubscribed': an import's word (import.ts), or the reader's own unsubscribe at a relay. */
   reason: "bounced" | "complained" | "unsubscribed" | null;
   detail: string | null;
   at: number | null;
@@ -80,7 +80,7 @@ export function createSuppressionRpcs(
     return record;
   };
 
-  const suppress = (lower: string, reason: "bounced" | "complained", detail: string, at: number) => {
+  const suppress = (lower: string, reason: "bounced" | "complained" | "unsubscribed", detail: string, at: number) => {
     if (!has(lower)) return "unknown";
     const record = recordFor(lower);
     if (record.reason) return "already";
@@ -94,7 +94,9 @@ export function createSuppressionRpcs(
     switch (name) {
       case "newsletter_suppress": {
         const reason = args.reason;
-        if (reason !== "bounced" && reason !== "complained") throw new Error("reason must be bounced or complained");
+        if (reason !== "bounced" && reason !== "complained" && reason !== "unsubscribed") {
+          throw new Error("reason must be bounced, complained or unsubscribed");
+        }
         return suppress(lower, reason, String(args.detail), at);
       }
       case "newsletter_soft_bounce": {

@@ -51,8 +51,9 @@ function mark(
   at: Date,
 ) {
   leaveMailbox(db, email, reason, { reason, at, detail });
-  // A complaint is the reader leaving the list: their token is remembered as a left one, so no restore brings them back.
-  if (reason === "complained" && found?.token) {
+  // A complaint or a relay's unsubscribe is the reader leaving the list: their token is remembered as a left one, so
+  // no restore brings them back.
+  if (reason !== "bounced" && found?.token) {
     db.prepare("insert or ignore into newsletter_unsubscribed (unsubscribe_token) values (?)").run(found.token);
   }
 }
