@@ -133,6 +133,10 @@ const envSchema = z
     MAIL_RATE_PER_SECOND: integer(0, 100_000, 2),
     // How often the server looks for an update's send the command left; tests shorten it to see it within a second.
     MAIL_RESUME_CHECK_SECONDS: integer(1, 3_600, 15),
+    // A mail the relay could not take goes again this many seconds later, then twice as long each time; tests shorten it.
+    MAIL_FIRST_RETRY_SECONDS: integer(1, 300, 10),
+    // After its first round, `npm run newsletter -- send` stays for a retry due within this many seconds; tests shorten it.
+    MAIL_RETRY_HOLD_SECONDS: integer(0, 3_600, 15),
     // The relays' bounce and complaint webhooks (docs/newsletter.md): each unset one's endpoint answers 404; their
     // shapes are the webhooks' own check (app/newsletter/webhooks/settings.server.ts).
     RESEND_WEBHOOK_SECRET: optional(z.string().optional()),

@@ -44,6 +44,9 @@ describe("parseSettings", () => {
       WELCOME_FILE: "app/content/welcome.md",
       // The server looks for a send the command left every 15 s; only tests shorten it.
       MAIL_RESUME_CHECK_SECONDS: 15,
+      // A mail the relay could not take goes again 10 s later; the send command stays for a retry due within 15 s.
+      MAIL_FIRST_RETRY_SECONDS: 10,
+      MAIL_RETRY_HOLD_SECONDS: 15,
     });
     expect(env.SUPABASE_URL).toBeUndefined();
     expect(env.SUPABASE_ANON_KEY).toBeUndefined();
@@ -72,6 +75,8 @@ describe("parseSettings", () => {
         UPDATES_DIR: "/updates",
         WELCOME_FILE: "/content/welcome.md",
         MAIL_RESUME_CHECK_SECONDS: "2",
+        MAIL_FIRST_RETRY_SECONDS: "1",
+        MAIL_RETRY_HOLD_SECONDS: "0",
       }),
     );
     expect(env).toEqual({
@@ -99,6 +104,8 @@ describe("parseSettings", () => {
       CONFIRM_MAILS_PER_VISITOR: 10,
       MAIL_RATE_PER_SECOND: 2,
       MAIL_RESUME_CHECK_SECONDS: 2,
+      MAIL_FIRST_RETRY_SECONDS: 1,
+      MAIL_RETRY_HOLD_SECONDS: 0,
     });
   });
 
