@@ -137,12 +137,14 @@ export function classifySmtpError(error: unknown): SmtpVerdict {
   return { kind: "retry", reason };
 }
 
-/** The first retry after about 10 s, then doubling, never more than 5 minutes apart. */
-export const FIRST_RETRY_MS = 10_000;
+/** Retries never more than 5 minutes apart. */
 export const MAX_RETRY_MS = 5 * 60_000;
 
-/** How long to wait before attempt number `attempts + 1`, after `attempts` failed ones (1 or more). */
-export function retryDelayMs(attempts: number): number {
+/**
+ * How long to wait before attempt number `attempts + 1`, after `attempts` failed ones (1 or more): the first retry
+ * after `firstRetryMs` (MAIL_FIRST_RETRY_SECONDS), then doubling.
+ */
+export function retryDelayMs(attempts: number, firstRetryMs: number): number {
   const exponent = Math.max(0, Math.min(attempts - 1, 30));
-  return Math.min(FIRST_RETRY_MS * 2 ** exponent, MAX_RETRY_MS);
+  return Math.min(firstRetryMs * 2 ** exponent, MAX_RETRY_MS);
 }

@@ -18,7 +18,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { classifySmtpError, retryDelayMs } from "~/mail/classify.server";
+import { classifySmtpError } from "~/mail/classify.server";
+import { nextRetryDelayMs } from "~/mail/retry-delay.server";
 import type { MailKind, Outbox, OutboxRow } from "~/mail/outbox.server";
 import { createPacer, type Pacer, pause } from "~/mail/pacer.server";
 import type { MailMessage, MailTransport } from "~/mail/transport.server";
@@ -261,7 +262,7 @@ function recordOutcome(
     case "uncertain":
       return outbox.recordUncertain(row.id, owner, detail, now());
     case "retry":
-      return outbox.recordRetry(row.id, owner, detail, now() + retryDelayMs(row.attempts + 1), now());
+      return outbox.recordRetry(row.id, owner, detail, now() + nextRetryDelayMs(row.attempts + 1), now());
     case "stopped":
       return outbox.release(row.id, owner, detail, now(), now());
   }

@@ -7,7 +7,7 @@
  * retry (10 s doubling, at most 5 minutes), so a wrong password costs one log line per pause, not one per mail.
  * `stop()` ends every lane after the attempts in flight.
  */
-import { retryDelayMs } from "~/mail/classify.server";
+import { nextRetryDelayMs } from "~/mail/retry-delay.server";
 import { type DrainOptions, type DrainPass, drainDue, newOwner } from "~/mail/drain.server";
 import type { MailKind } from "~/mail/outbox.server";
 import { createPacer } from "~/mail/pacer.server";
@@ -70,7 +70,7 @@ export function startRunner(options: RunnerOptions): Runner {
           const pass = await drainDue({ ...options, ...lane, owner: turn.owner, pacer }, controller.signal);
           turn.after(pass, controller.signal.aborted);
           if (pass.stopped) {
-            wait = retryDelayMs(++stops);
+            wait = nextRetryDelayMs(++stops);
             // The breaker's stops have no attempt line of their own: this one says why the lane waits, and how long.
             warnThrottled(
               `Mail: the ${lane.kinds.join(" and ")} mails wait ${Math.round(wait / 1000)} s: ${pass.stopped}`,
@@ -86,7 +86,7 @@ export function startRunner(options: RunnerOptions): Runner {
       } catch (error) {
         // The outbox file itself failed (disk full, removed): say so, and try again later rather than stop for good.
         warnThrottled(`Mail: the outbox could not be drained: ${String(error)}`, "mail outbox error");
-        wait = retryDelayMs(++stops);
+        wait = nextRetryDelayMs(++stops);
       }
       if (laneWoken || wait <= 0 || controller.signal.aborted) continue;
       await new Promise<void>((resolve) => {

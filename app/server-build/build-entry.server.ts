@@ -5,6 +5,7 @@ import { owner } from "~/content/site";
 import { subscriberTools } from "~/newsletter/admin/subscriber-admin.server";
 import { newsletterCommands } from "~/newsletter/send/newsletter-tool.server";
 import { services, startServices, stopServices } from "~/server-build/services.server";
+import { checkFeatureSettings } from "~/server-build/settings.server";
 import { env } from "~/utils/env.server";
 import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "~/server-build/request-guard.server";
 import { resourceHeaders } from "~/utils/security-headers.server";
@@ -12,7 +13,9 @@ import { FLASH_COOKIE_NAMES } from "~/utils/toast.server";
 
 export * from "@remix-run/dev/server-build";
 
-// Importing env here parses it when the server loads the build: a bad value stops start-up, not a request.
+// Importing env here parses it when the server loads the build, and each feature checks its own variables then: a
+// bad value stops start-up (the server's and the owner's tools'), not a request.
+checkFeatureSettings(env);
 export { env };
 
 /** What only the server starts (the owner's tools do not): every service, built in services.server.ts. */
@@ -53,4 +56,4 @@ export const newsletterTool = newsletterCommands(services);
 export const subscriberAdmin = subscriberTools(services);
 
 /** What the server (at start) and the owner's tools say about the settings: lookalikes, a key open to all, mail's state. */
-export { mailStartupLine, refuseMailLookalikes, settingsWarnings } from "~/utils/env-report.server";
+export { mailStartupLine, refuseMailLookalikes, settingsWarnings } from "~/server-build/env-report.server";

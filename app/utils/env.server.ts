@@ -1,16 +1,6 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
-import { parseBlueskyActor } from "../../supabase/functions/_shared/latest-post/bluesky.ts";
-import { parseMastodonProfile } from "../../supabase/functions/_shared/latest-post/mastodon.ts";
-import { webUrl } from "../../supabase/functions/_shared/latest-post/post.ts";
-import {
-  isSigningKey,
-  isSnsTopicArn,
-  isUserPassword,
-  standardWebhooksKey,
-} from "~/newsletter/webhooks/settings.server";
-import { dkimProblem } from "~/mail/dkim.server";
 
 // An empty value (e.g. `docker run -e SUPABASE_URL=`) means "not set", not "set to nothing".
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
@@ -99,32 +89,11 @@ const envSchema = z
     LATEST_POST_HARD_LIMIT_MS: integer(1, 120_000, 10_000),
     LATEST_POST_TTL_SECONDS: integer(0, 86_400, 300),
     LATEST_POST_FAILURE_TTL_SECONDS: integer(0, 86_400, 30),
-    // The latest post without Supabase (docs/latest-post.md): parsed by the same code the edge function runs.
-    LATEST_POST_BLUESKY: optional(
-      z
-        .string()
-        .refine(
-          (value) => parseBlueskyActor(value) !== null,
-          "must be a Bluesky handle such as alex.bsky.social, or a DID",
-        )
-        .optional(),
-    ),
-    LATEST_POST_MASTODON: optional(
-      z
-        .string()
-        .refine(
-          (value) => parseMastodonProfile(value) !== null,
-          "must be a Mastodon profile URL such as https://mastodon.social/@alex (plain http only on loopback)",
-        )
-        .optional(),
-    ),
-    BLUESKY_API_URL: optional(
-      z
-        .string()
-        .refine((value) => webUrl(value.trim()) !== null, "must be an http(s) URL such as https://public.api.bsky.app")
-        // Unset: the public AppView (bluesky.ts).
-        .optional(),
-    ),
+    // The latest post without Supabase (docs/latest-post.md): its own check reads them (app/latest-post/settings).
+    LATEST_POST_BLUESKY: optional(z.string().optional()),
+    LATEST_POST_MASTODON: optional(z.string().optional()),
+    // Unset: the public AppView.
+    BLUESKY_API_URL: optional(z.string().optional()),
     ALLOW_INDEXING: flag(true),
     // One switch for everything in app/perf/ (its README): "off" for a comparison run.
     PERF_TWEAKS: optional(z.enum(["on", "off"], { errorMap: () => ({ message: "must be on or off" }) }).default("on")),
@@ -164,31 +133,17 @@ const envSchema = z
     MAIL_RATE_PER_SECOND: integer(0, 100_000, 2),
     // How often the server looks for an update's send the command left; tests shorten it to see it within a second.
     MAIL_RESUME_CHECK_SECONDS: integer(1, 3_600, 15),
-    // The relays' bounce and complaint webhooks (docs/newsletter.md): each unset one's endpoint answers 404.
-    RESEND_WEBHOOK_SECRET: optional(
-      z
-        .string()
-        .refine(
-          (value) => standardWebhooksKey(value) !== null,
-          "must be the webhook's signing secret, whsec_ and base64",
-        )
-        .optional(),
-    ),
-    POSTMARK_WEBHOOK_AUTH: optional(
-      z.string().refine(isUserPassword, "must be user:password, the webhook's Basic auth credentials").optional(),
-    ),
-    MAILGUN_WEBHOOK_SIGNING_KEY: optional(
-      z.string().refine(isSigningKey, "must be Mailgun's HTTP webhook signing key (one word)").optional(),
-    ),
-    BREVO_WEBHOOK_AUTH: optional(
-      z.string().refine(isUserPassword, "must be user:password, the credentials in the webhook's URL").optional(),
-    ),
-    SES_WEBHOOK_TOPIC_ARN: optional(
-      z
-        .string()
-        .refine(isSnsTopicArn, "must be the SNS topic's ARN, such as arn:aws:sns:eu-west-1:123456789012:ses-bounces")
-        .optional(),
-    ),
+    // A mail the relay could not take goes again this many seconds later, then twice as long each time; tests shorten it.
+    MAIL_FIRST_RETRY_SECONDS: integer(1, 300, 10),
+    // After its first round, `npm run newsletter -- send` stays for a retry due within this many seconds; tests shorten it.
+    MAIL_RETRY_HOLD_SECONDS: integer(0, 3_600, 15),
+    // The relays' bounce and complaint webhooks (docs/newsletter.md): each unset one's endpoint answers 404; their
+    // shapes are the webhooks' own check (app/newsletter/webhooks/settings.server.ts).
+    RESEND_WEBHOOK_SECRET: optional(z.string().optional()),
+    POSTMARK_WEBHOOK_AUTH: optional(z.string().optional()),
+    MAILGUN_WEBHOOK_SIGNING_KEY: optional(z.string().optional()),
+    BREVO_WEBHOOK_AUTH: optional(z.string().optional()),
+    SES_WEBHOOK_TOPIC_ARN: optional(z.string().optional()),
     // Postmark over SMTP: the Broadcast stream updates go through (its X-PM-Message-Stream header); unset, the server's
     // default transactional stream.
     POSTMARK_MESSAGE_STREAM: optional(
@@ -201,7 +156,7 @@ const envSchema = z
     MAIL_REPLY_TO: optional(
       z.string().refine(isMailFrom, "must be an address such as `Name <me@example.com>` or me@example.com").optional(),
     ),
-    // Optional DKIM signing of every mail (app/mail/dkim.server.ts checks the key below).
+    // Optional DKIM signing of every mail (app/mail/dkim.server.ts checks the key at start).
     DKIM_DOMAIN: optional(
       z
         .string()
@@ -245,8 +200,6 @@ const envSchema = z
         message: "is required when SMTP_URL names a relay (e.g. `Name <updates@example.com>`)",
       });
     }
-    const dkim = dkimProblem(env);
-    if (dkim) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [dkim.variable], message: dkim.message });
     if (Boolean(env.SUPABASE_URL) !== Boolean(env.SUPABASE_ANON_KEY)) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
@@ -264,22 +217,53 @@ export const KNOWN_ENV_VARIABLES: readonly string[] = ENV_VARIABLES;
 
 export type Env = z.output<typeof envSchema> & { SESSION_SECRET: string };
 
+/** The parsed settings a feature's own check reads (before a development secret is drawn). */
+export type ParsedEnv = z.output<typeof envSchema>;
+
+/** One bad variable a feature's check found: named, with what it must be (never its value). */
+export interface SettingProblem {
+  variable: string;
+  message: string;
+}
+
+/**
+ * A feature's own rule over its variables (a key that must load, a secret's shape): the schema here parses types and
+ * formats only, and the composition root (app/server-build/settings.server.ts) hands in each feature's check.
+ */
+export type SettingsCheck = (env: ParsedEnv) => readonly SettingProblem[];
+
 export class EnvError extends Error {
   override name = "EnvError";
 }
 
-/** Parses an environment; throws an EnvError whose message has one line per bad variable, naming it. */
-export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = envSchema.safeParse(source);
+/** One line per bad variable, naming it; never the value itself: it may be a secret, and the line ends up in logs. */
+export function settingsError(found: readonly SettingProblem[]): EnvError {
+  const problems = new Map<string, string[]>();
+  for (const { variable, message } of found) problems.set(variable, [...(problems.get(variable) ?? []), message]);
+  const lines = [...problems].map(([name, messages]) => `Invalid environment: ${name} ${messages.join("; ")}`);
+  return new EnvError(lines.join("\n"));
+}
+
+/**
+ * Parses an environment, then runs `checks` over it; throws an EnvError whose message has one line per bad variable,
+ * naming it.
+ */
+export function parseEnv(source: Record<string, string | undefined>, checks: readonly SettingsCheck[] = []): Env {
+  const schema =
+    checks.length === 0
+      ? envSchema
+      : envSchema.superRefine((parsed, ctx) => {
+          for (const check of checks) {
+            for (const { variable, message } of check(parsed)) {
+              ctx.addIssue({ code: z.ZodIssueCode.custom, path: [variable], message });
+            }
+          }
+        });
+  const result = schema.safeParse(source);
   if (!result.success) {
-    // Never the value itself: it may be a secret, and the line ends up in logs.
-    const problems = new Map<string, string[]>();
-    for (const issue of result.error.issues) {
-      const name = issue.path.join(".");
-      problems.set(name, [...(problems.get(name) ?? []), issue.message]);
-    }
-    const lines = [...problems].map(([name, messages]) => `Invalid environment: ${name} ${messages.join("; ")}`);
-    throw new EnvError(lines.join("\n"));
+    throw settingsError(
+      result.error.issues.map((issue) => ({ variable: issue.path.join("."), message: issue.message })),
+    );
   }
   const parsed = result.data;
   let sessionSecret = parsed.SESSION_SECRET;

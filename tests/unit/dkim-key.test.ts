@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadDkimKey, nodemailerDkim } from "~/mail/dkim.server";
-import { parseEnv } from "~/utils/env.server";
+import { parseSettings } from "~/server-build/settings.server";
 
 const pem = (bits: number) =>
   generateKeyPairSync("rsa", { modulusLength: bits }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
@@ -13,7 +13,7 @@ const base = { NODE_ENV: "test", MAIL_FROM: "Alex <updates@example.com>" };
 
 function envError(source: Record<string, string>): string {
   try {
-    parseEnv({ ...base, ...source });
+    parseSettings({ ...base, ...source });
   } catch (error) {
     return (error as Error).message;
   }
@@ -43,7 +43,7 @@ describe("DKIM settings", () => {
       ]),
     );
     expect(
-      parseEnv({
+      parseSettings({
         ...base,
         DKIM_SELECTOR: "s2026",
         DKIM_PRIVATE_KEY: rsa.replace(/\n/g, "\\n"),
@@ -55,7 +55,9 @@ describe("DKIM settings", () => {
   it("read the key from DKIM_PRIVATE_KEY_FILE", () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "dkim-")), "key.pem");
     writeFileSync(file, rsa);
-    expect(parseEnv({ ...base, DKIM_SELECTOR: "s1", DKIM_PRIVATE_KEY_FILE: file }).DKIM_PRIVATE_KEY_FILE).toBe(file);
+    expect(parseSettings({ ...base, DKIM_SELECTOR: "s1", DKIM_PRIVATE_KEY_FILE: file }).DKIM_PRIVATE_KEY_FILE).toBe(
+      file,
+    );
     expect(envError({ DKIM_SELECTOR: "s1", DKIM_PRIVATE_KEY_FILE: `${file}.missing` })).toBe(
       "Invalid environment: DKIM_PRIVATE_KEY_FILE cannot be read (ENOENT)",
     );
@@ -91,12 +93,12 @@ describe("DKIM settings", () => {
     expect(envError({ MAIL_REPLY_TO: "not an address" })).toMatch(
       /^Invalid environment: MAIL_REPLY_TO must be an address/,
     );
-    expect(parseEnv({ ...base, MAIL_REPLY_TO: "Alex <alex@example.org>" }).MAIL_REPLY_TO).toBe(
+    expect(parseSettings({ ...base, MAIL_REPLY_TO: "Alex <alex@example.org>" }).MAIL_REPLY_TO).toBe(
       "Alex <alex@example.org>",
     );
     expect(envError({ DNS_RESOLVER: "dns.example:53" })).toMatch(
       /^Invalid environment: DNS_RESOLVER must be an IP address/,
     );
-    expect(parseEnv({ ...base, DNS_RESOLVER: "[::1]:5353" }).DNS_RESOLVER).toBe("[::1]:5353");
+    expect(parseSettings({ ...base, DNS_RESOLVER: "[::1]:5353" }).DNS_RESOLVER).toBe("[::1]:5353");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "~/utils/env.server";
-import { lookalikeWarnings, mailStartupLine } from "~/utils/env-report.server";
+import { lookalikeWarnings, mailStartupLine } from "~/server-build/env-report.server";
 import { siteUrlOf } from "~/utils/site-url.server";
 
 const settings = (source: Record<string, string>) =>

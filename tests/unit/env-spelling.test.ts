@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { KNOWN_ENV_VARIABLES } from "~/utils/env.server";
-import { refuseMailLookalikes } from "~/utils/env-report.server";
+import { refuseMailLookalikes } from "~/server-build/env-report.server";
 import {
   editDistance,
   lookalikeVariables,

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { backupDirectory, ENV_VARIABLES, EnvError, parseEnv } from "~/utils/env.server";
+import { parseSettings } from "~/server-build/settings.server";
+import { backupDirectory, ENV_VARIABLES, EnvError } from "~/utils/env.server";
 
 const SECRET = "s".repeat(32);
 const production = (extra: Record<string, string | undefined> = {}) => ({
@@ -13,7 +14,7 @@ const production = (extra: Record<string, string | undefined> = {}) => ({
 /** The EnvError's lines for `source`, or a failure when it parses. */
 function problems(source: Record<string, string | undefined>): string[] {
   try {
-    parseEnv(source);
+    parseSettings(source);
   } catch (error) {
     expect(error).toBeInstanceOf(EnvError);
     return (error as EnvError).message.split("\n");
@@ -21,10 +22,10 @@ function problems(source: Record<string, string | undefined>): string[] {
   throw new Error("expected the environment to be refused");
 }
 
-describe("parseEnv", () => {
+describe("parseSettings", () => {
   it("gives every default for an empty development environment", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const env = parseEnv({});
+    const env = parseSettings({});
     warn.mockRestore();
     expect(env).toMatchObject({
       NODE_ENV: "development",
@@ -43,6 +44,9 @@ describe("parseEnv", () => {
       WELCOME_FILE: "app/content/welcome.md",
       // The server looks for a send the command left every 15 s; only tests shorten it.
       MAIL_RESUME_CHECK_SECONDS: 15,
+      // A mail the relay could not take goes again 10 s later; the send command stays for a retry due within 15 s.
+      MAIL_FIRST_RETRY_SECONDS: 10,
+      MAIL_RETRY_HOLD_SECONDS: 15,
     });
     expect(env.SUPABASE_URL).toBeUndefined();
     expect(env.SUPABASE_ANON_KEY).toBeUndefined();
@@ -51,7 +55,7 @@ describe("parseEnv", () => {
   });
 
   it("reads every variable", () => {
-    const env = parseEnv(
+    const env = parseSettings(
       production({
         PORT: "8080",
         HOST: "127.0.0.1",
@@ -71,6 +75,8 @@ describe("parseEnv", () => {
         UPDATES_DIR: "/updates",
         WELCOME_FILE: "/content/welcome.md",
         MAIL_RESUME_CHECK_SECONDS: "2",
+        MAIL_FIRST_RETRY_SECONDS: "1",
+        MAIL_RETRY_HOLD_SECONDS: "0",
       }),
     );
     expect(env).toEqual({
@@ -98,6 +104,8 @@ describe("parseEnv", () => {
       CONFIRM_MAILS_PER_VISITOR: 10,
       MAIL_RATE_PER_SECOND: 2,
       MAIL_RESUME_CHECK_SECONDS: 2,
+      MAIL_FIRST_RETRY_SECONDS: 1,
+      MAIL_RETRY_HOLD_SECONDS: 0,
     });
   });
 
@@ -109,11 +117,11 @@ describe("parseEnv", () => {
     ["no", false],
     ["false", false],
   ])("reads the flag value %s as %s", (value, expected) => {
-    expect(parseEnv(production({ TRUST_PROXY: value })).TRUST_PROXY).toBe(expected);
+    expect(parseSettings(production({ TRUST_PROXY: value })).TRUST_PROXY).toBe(expected);
   });
 
   it.each(["0", "-1", "seven", "1001"])("refuses BACKUP_KEEP=%s, naming it", (value) => {
-    expect(() => parseEnv(production({ BACKUP_KEEP: value }))).toThrow(/^Invalid environment: BACKUP_KEEP /);
+    expect(() => parseSettings(production({ BACKUP_KEEP: value }))).toThrow(/^Invalid environment: BACKUP_KEEP /);
   });
 
   it("reads the relays' webhook settings, each unset by default", () => {
@@ -125,13 +133,13 @@ describe("parseEnv", () => {
       SES_WEBHOOK_TOPIC_ARN: "arn:aws:sns:eu-west-1:123456789012:ses-bounces",
       POSTMARK_MESSAGE_STREAM: "broadcast",
     };
-    expect(parseEnv(production(settings))).toMatchObject(settings);
-    const unset = parseEnv(production());
+    expect(parseSettings(production(settings))).toMatchObject(settings);
+    const unset = parseSettings(production());
     for (const name of Object.keys(settings)) expect(unset[name as keyof typeof unset]).toBeUndefined();
   });
 
   it("treats an empty or blank value as unset", () => {
-    const env = parseEnv(production({ PORT: "", SUPABASE_URL: " ", SUPABASE_ANON_KEY: "", ALLOW_INDEXING: "" }));
+    const env = parseSettings(production({ PORT: "", SUPABASE_URL: " ", SUPABASE_ANON_KEY: "", ALLOW_INDEXING: "" }));
     expect(env.PORT).toBe(3000);
     expect(env.SUPABASE_URL).toBeUndefined();
     expect(env.ALLOW_INDEXING).toBe(true);
@@ -140,8 +148,8 @@ describe("parseEnv", () => {
   describe("in development", () => {
     it("uses a random secret per process, with a warning, when SESSION_SECRET is unset", () => {
       const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-      const first = parseEnv({ NODE_ENV: "development" }).SESSION_SECRET;
-      const second = parseEnv({ NODE_ENV: "development" }).SESSION_SECRET;
+      const first = parseSettings({ NODE_ENV: "development" }).SESSION_SECRET;
+      const second = parseSettings({ NODE_ENV: "development" }).SESSION_SECRET;
       expect(warn).toHaveBeenCalledTimes(2);
       expect(warn.mock.calls[0]?.[0]).toMatch(/SESSION_SECRET is not set/);
       warn.mockRestore();
@@ -151,7 +159,7 @@ describe("parseEnv", () => {
 
     it("keeps a secret that is set, without a warning", () => {
       const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-      expect(parseEnv({ NODE_ENV: "development", SESSION_SECRET: SECRET }).SESSION_SECRET).toBe(SECRET);
+      expect(parseSettings({ NODE_ENV: "development", SESSION_SECRET: SECRET }).SESSION_SECRET).toBe(SECRET);
       expect(warn).not.toHaveBeenCalled();
       warn.mockRestore();
     });
@@ -199,6 +207,13 @@ describe("parseEnv", () => {
       ["Brevo without a colon", { BREVO_WEBHOOK_AUTH: "brevo" }, "BREVO_WEBHOOK_AUTH must be user:password"],
       ["Mailgun key with a space", { MAILGUN_WEBHOOK_SIGNING_KEY: "key with spaces" }, "MAILGUN_WEBHOOK_SIGNING_KEY"],
       ["SES not an ARN", { SES_WEBHOOK_TOPIC_ARN: "ses-bounces" }, "SES_WEBHOOK_TOPIC_ARN must be the SNS topic's ARN"],
+      ["Bluesky not a handle", { LATEST_POST_BLUESKY: "alex at bsky" }, "LATEST_POST_BLUESKY must be a Bluesky handle"],
+      [
+        "Mastodon not a profile",
+        { LATEST_POST_MASTODON: "alex" },
+        "LATEST_POST_MASTODON must be a Mastodon profile URL",
+      ],
+      ["AppView not a URL", { BLUESKY_API_URL: "appview" }, "BLUESKY_API_URL must be an http(s) URL"],
       ["Postmark stream with a space", { POSTMARK_MESSAGE_STREAM: "my stream" }, "POSTMARK_MESSAGE_STREAM must be"],
       [
         "SES another service's ARN",

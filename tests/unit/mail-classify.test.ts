@@ -59,8 +59,10 @@ describe("classifySmtpError", () => {
 
 describe("retryDelayMs", () => {
   it("starts at 10 s, doubles, and stops at 5 minutes", () => {
-    expect([1, 2, 3, 4, 5, 6].map(retryDelayMs)).toEqual([10_000, 20_000, 40_000, 80_000, 160_000, 300_000]);
-    expect(retryDelayMs(1_000)).toBe(MAX_RETRY_MS);
+    expect([1, 2, 3, 4, 5, 6].map((attempts) => retryDelayMs(attempts, 10_000))).toEqual([
+      10_000, 20_000, 40_000, 80_000, 160_000, 300_000,
+    ]);
+    expect(retryDelayMs(1_000, 10_000)).toBe(MAX_RETRY_MS);
   });
 });
 

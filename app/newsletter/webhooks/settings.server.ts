@@ -1,4 +1,5 @@
-// The shapes of the five webhook variables (app/utils/env.server.ts refuses a malformed one at start-up).
+// The shapes of the five webhook variables: webhookSettingProblems refuses a malformed one at start-up.
+import type { SettingProblem } from "~/utils/env.server";
 
 /** `whsec_` and the base64 of 24 to 64 random bytes: the Standard Webhooks secret format Resend shows. */
 export function standardWebhooksKey(secret: string): Buffer | null {
@@ -27,4 +28,27 @@ export interface WebhookSettings {
   MAILGUN_WEBHOOK_SIGNING_KEY?: string;
   BREVO_WEBHOOK_AUTH?: string;
   SES_WEBHOOK_TOPIC_ARN?: string;
+}
+
+/** What is wrong with the webhook variables that are set: one problem per malformed one (never its value). */
+export function webhookSettingProblems(settings: WebhookSettings): SettingProblem[] {
+  const rules: [keyof WebhookSettings, (value: string) => boolean, string][] = [
+    [
+      "RESEND_WEBHOOK_SECRET",
+      (value) => standardWebhooksKey(value) !== null,
+      "must be the webhook's signing secret, whsec_ and base64",
+    ],
+    ["POSTMARK_WEBHOOK_AUTH", isUserPassword, "must be user:password, the webhook's Basic auth credentials"],
+    ["MAILGUN_WEBHOOK_SIGNING_KEY", isSigningKey, "must be Mailgun's HTTP webhook signing key (one word)"],
+    ["BREVO_WEBHOOK_AUTH", isUserPassword, "must be user:password, the credentials in the webhook's URL"],
+    [
+      "SES_WEBHOOK_TOPIC_ARN",
+      isSnsTopicArn,
+      "must be the SNS topic's ARN, such as arn:aws:sns:eu-west-1:123456789012:ses-bounces",
+    ],
+  ];
+  return rules.flatMap(([variable, valid, message]) => {
+    const value = settings[variable];
+    return value === undefined || valid(value) ? [] : [{ variable, message }];
+  });
 }
