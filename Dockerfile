@@ -1,7 +1,7 @@
 # The production image: built with the dev tools, run with production dependencies only, as the `node` user.
 # Why it looks like this: docs/decisions/005-production.md. Deploying it: docs/deployment.md.
-# It must build with Docker (BuildKit) and with Podman/Buildah alike: tests/integration/podman-build.test.ts builds it
-# with Buildah, and tests/integration/docker-replay.test.ts replays these steps outside any engine (refusing what
+# It must build with Docker (BuildKit) and with Podman/Buildah alike: tests/integration/deploy/podman-build.test.ts builds it
+# with Buildah, and tests/integration/deploy/docker-replay.test.ts replays these steps outside any engine (refusing what
 # Buildah refuses): every instruction used here must stay one that the replay knows how to run.
 
 # 1. Dependencies, dev tools included: the build needs Remix's compiler, esbuild, PostCSS and Tailwind.

@@ -1,4 +1,4 @@
-// The ledger's model-based test for as long as you like (tests/integration/ledger-model.test.ts, which npm test runs
+// The ledger's model-based test for as long as you like (tests/integration/newsletter/list/ledger-model.test.ts, which npm test runs
 // with a fixed seed and 200 sequences per store: the embedded list, and Supabase's migrations in PGlite): a fresh seed
 // each run unless one is given, so each run looks somewhere new.
 //
@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { randomInt } from "node:crypto";
 
 const [runs = "2000", seed = String(randomInt(2 ** 31 - 1)), commands = "30"] = process.argv.slice(2);
-const result = spawnSync("npx", ["vitest", "run", "tests/integration/ledger-model.test.ts"], {
+const result = spawnSync("npx", ["vitest", "run", "tests/integration/newsletter/list/ledger-model.test.ts"], {
   env: { ...process.env, LEDGER_MODEL_RUNS: runs, LEDGER_MODEL_SEED: seed, LEDGER_MODEL_COMMANDS: commands },
   encoding: "utf8",
   maxBuffer: 256 * 1024 * 1024,

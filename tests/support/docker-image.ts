@@ -3,7 +3,7 @@
 // earlier stage copies that stage's directory; COPY copies from the build context or a stage; RUN runs the command in
 // the stage's WORKDIR with the stage's ENV). The build context is a copy of the repository as a developer has it,
 // filtered through .dockerignore, as `docker build .` would send it. Replayed once per test run (shared-image.ts) for
-// tests/integration/docker-replay.test.ts (the image itself) and weekly-routine.test.ts (docs/weekly.md against it).
+// tests/integration/deploy/docker-replay.test.ts (the image itself) and weekly-routine.test.ts (docs/weekly.md against it).
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";

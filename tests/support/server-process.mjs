@@ -13,7 +13,7 @@ import { staleBuildReason } from "../../server/build-freshness.mjs";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const TEST_SESSION_SECRET = "integration-test-session-secret-0123456789abcdef";
 
-// The variables `.env.example` documents, which tests/unit/env.test.ts holds equal to ENV_VARIABLES of
+// The variables `.env.example` documents, which tests/unit/utils/env.test.ts holds equal to ENV_VARIABLES of
 // app/utils/env.server.ts. Not imported from there: that module parses the runner's own environment when loaded, which
 // warns (or throws, given a bad shell variable) in Playwright, where NODE_ENV is not "test".
 const ENV_VARIABLES = [...readFileSync(path.join(ROOT, ".env.example"), "utf8").matchAll(/^([A-Z_]+)=/gm)].map(

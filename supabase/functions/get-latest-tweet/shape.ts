@@ -1,7 +1,7 @@
 /**
  * Pure translation from X API v2 answers (and the shared Bluesky / Mastodon outcomes) to this function's response,
  * kept free of Deno globals and package imports so it can be unit-tested under Node
- * (tests/unit/edge-function.test.ts).
+ * (tests/unit/latest-post/edge-function.test.ts).
  *
  * Contract with the site: a 2xx answer carries `{ text, url?, source?, createdAt? }` with non-empty text; every
  * failure carries `{ error }` with a non-2xx status. The site hides the card on either kind of failure, so messages

@@ -1,0 +1,122 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { openSupabaseList } from "~/newsletter/list/supabase/supabase-list.server";
+import { freePort } from "../../../support/production-server";
+import { startStubSupabase, type StubSupabase } from "../../../support/stub-supabase/stub";
+
+// Short, so the time-box cases stay fast; the stub's delays are chosen well beyond it.
+const TIME_BOX_MS = 300;
+
+let stub: StubSupabase;
+let store: ReturnType<typeof openSupabaseList>;
+let errors: ReturnType<typeof vi.spyOn>;
+
+beforeAll(async () => {
+  stub = await startStubSupabase();
+  store = openSupabaseList({ url: stub.url, anonKey: stub.anonKey, timeoutMs: TIME_BOX_MS });
+});
+
+afterAll(async () => {
+  await stub.close();
+});
+
+afterEach(() => {
+  stub.reset();
+  vi.restoreAllMocks();
+});
+
+function captureErrors() {
+  errors = vi.spyOn(console, "error").mockImplementation(() => {});
+  return () => errors.mock.calls.flat().map(String).join("\n");
+}
+
+describe("the Supabase store (against a PostgREST stub over HTTP)", () => {
+  it("inserts one row { email } without asking for it back, and answers 'subscribed' on 201", async () => {
+    expect((await store.signUp("ada@example.com")).outcome).toBe("subscribed");
+    expect(stub.storedEmails).toEqual(["ada@example.com"]);
+    const [request] = stub.requests;
+    expect(request).toMatchObject({ method: "POST", path: "/rest/v1/newsletter_subscribers" });
+    expect(request!.query).not.toContain("select");
+    expect(request!.headers.prefer ?? "").not.toContain("return=representation");
+    expect(request!.headers.apikey).toBe(stub.anonKey);
+    expect(JSON.parse(request!.body)).toEqual({ email: "ada@example.com" });
+  });
+
+  it("unsubscribes through the database function and says whether the token belonged to anyone", async () => {
+    stub.seedEmails("leave@example.com");
+    const token = stub.tokenOf("leave@example.com")!;
+    expect(await store.unsubscribe("3f1e2d4c-5b6a-4789-8abc-def012345678")).toBe("unknown");
+    expect(await store.unsubscribe(token)).toBe("removed");
+    expect(stub.storedEmails).toEqual([]);
+    expect(await store.unsubscribe(token)).toBe("unknown");
+    // Not a token at all: PostgREST is not even asked.
+    expect(await store.unsubscribe("not-a-token")).toBe("unknown");
+    expect(stub.unsubscribeCalls).toBe(3);
+  });
+
+  it("answers 'duplicate' on 409 / 23505, for a case variant too", async () => {
+    stub.seedEmails("ada@example.com");
+    expect((await store.signUp("ADA@example.com")).outcome).toBe("duplicate");
+    expect(stub.storedEmails).toEqual(["ada@example.com"]);
+  });
+
+  it("answers 'failed' on a 500 with a PostgREST error, and logs the cause without the address", async () => {
+    const logged = captureErrors();
+    stub.setInsertBehaviour({ kind: "error" });
+    expect((await store.signUp("ada.lovelace@example.com")).outcome).toBe("failed");
+    expect(logged()).toMatch(/HTTP 500 XX000.*internal error/);
+    expect(logged()).toContain("a***@example.com");
+    expect(logged()).not.toContain("ada.lovelace");
+  });
+
+  it("answers 'failed' on another Postgres error (e.g. a row-level security refusal)", async () => {
+    captureErrors();
+    stub.setInsertBehaviour({
+      kind: "error",
+      status: 401,
+      body: { code: "42501", message: "new row violates row-level security policy", details: null, hint: null },
+    });
+    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
+  });
+
+  it("answers 'failed' on a non-JSON gateway page", async () => {
+    const logged = captureErrors();
+    stub.setInsertBehaviour({ kind: "non-json" });
+    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
+    expect(logged()).toMatch(/HTTP 502.*Bad Gateway/);
+  });
+
+  it("answers 'failed' on a 2xx whose body is not JSON", async () => {
+    captureErrors();
+    stub.setInsertBehaviour({ kind: "non-json", status: 200, body: "<html>captive portal</html>" });
+    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
+  });
+
+  it("answers 'failed' when the answer comes after the time box", async () => {
+    const logged = captureErrors();
+    stub.setInsertBehaviour({ kind: "store", delayMs: 3_000 });
+    const started = performance.now();
+    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
+    // A generous bound: far below the stub's delay, so the time box, not the answer, ended the wait.
+    expect(performance.now() - started).toBeLessThan(2_500);
+    expect(logged()).toMatch(/abort|timeout|time box/i);
+  });
+
+  it("answers 'failed' when PostgREST never answers", async () => {
+    captureErrors();
+    stub.setInsertBehaviour({ kind: "hang" });
+    const started = performance.now();
+    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
+    expect(performance.now() - started).toBeLessThan(2_500);
+  });
+
+  it("answers 'failed' when nothing listens at SUPABASE_URL", async () => {
+    const logged = captureErrors();
+    const unreachable = openSupabaseList({
+      url: `http://127.0.0.1:${await freePort()}`,
+      anonKey: stub.anonKey,
+      timeoutMs: TIME_BOX_MS,
+    });
+    expect((await unreachable.signUp("ada@example.com")).outcome).toBe("failed");
+    expect(logged()).toMatch(/fetch failed|ECONNREFUSED/i);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * The sign-up against the production server over HTTP with Supabase holding the list (the stub PostgREST); the
+ * embedded store: newsletter-http.test.ts. Needs `npm run build` first (`npm test` does it).
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALREADY_SUBSCRIBED_TOAST, SOMETHING_WENT_WRONG_TOAST, SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
+import { getHome, postForm, subscribe } from "../../../support/newsletter/http";
+import { freePort, serverHarness, type ServerProcess } from "../../../support/production-server";
+import { startStubSupabase, type StubSupabase } from "../../../support/stub-supabase/stub";
+
+const harness = serverHarness("newsletter-http-supabase-");
+const scratchDir = () => harness.scratchDir();
+const start = (env: Record<string, string>) => harness.start(env);
+
+afterAll(() => harness.cleanup());
+
+describe("the sign-up over HTTP, Supabase store (stub PostgREST)", () => {
+  let stub: StubSupabase;
+  let server: ServerProcess;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    stub = await startStubSupabase();
+    dataDir = scratchDir();
+    server = await start({ SUPABASE_URL: stub.url, SUPABASE_ANON_KEY: stub.anonKey, DATA_DIR: dataDir });
+  });
+
+  afterAll(async () => {
+    await stub?.close();
+  });
+
+  it("inserts into Supabase, not the embedded file, and maps 201 and 23505 to their toasts", async () => {
+    expect(await subscribe(server.url, "Remote@example.com")).toMatchObject({ message: SUBSCRIBED_TOAST.message });
+    expect(await subscribe(server.url, "remote@EXAMPLE.com")).toMatchObject({
+      message: ALREADY_SUBSCRIBED_TOAST.message,
+    });
+    expect(stub.storedEmails).toEqual(["Remote@example.com"]);
+    expect(stub.inserts).toEqual([{ email: "Remote@example.com" }, { email: "remote@EXAMPLE.com" }]);
+    expect(existsSync(path.join(dataDir, "newsletter.sqlite"))).toBe(false);
+  });
+
+  it.each([
+    ["a 500", { kind: "error" } as const],
+    ["a non-JSON gateway page", { kind: "non-json" } as const],
+  ])("answers %s with 'Something went wrong', never a 5xx", async (_label, behaviour) => {
+    stub.setInsertBehaviour(behaviour);
+    try {
+      const posted = await postForm(server.url, new URLSearchParams({ email: "down@example.com" }));
+      expect(posted.status).toBe(303);
+      expect((await getHome(server.url, posted.cookie)).toast).toMatchObject({
+        role: "alert",
+        message: SOMETHING_WENT_WRONG_TOAST.message,
+      });
+    } finally {
+      stub.setInsertBehaviour({ kind: "store" });
+    }
+  });
+
+  it("answers 'Something went wrong' when Supabase is unreachable", async () => {
+    const unreachable = await start({
+      SUPABASE_URL: `http://127.0.0.1:${await freePort()}`,
+      SUPABASE_ANON_KEY: stub.anonKey,
+      DATA_DIR: scratchDir(),
+    });
+    expect(await subscribe(unreachable.url, "nobody-home@example.com")).toMatchObject({
+      message: SOMETHING_WENT_WRONG_TOAST.message,
+    });
+    expect(unreachable.output()).toMatch(/Supabase insert for n\*\*\*@example\.com failed/);
+  });
+});
