@@ -1,6 +1,6 @@
 /**
- * Issue 44 as receivers see it: mails that went through a real SMTP hop on loopback, verified with mailauth against
- * the public key a loopback DNS server publishes. Updates, test copies and confirmations are DKIM-signed (relaxed,
+ * The mail's authentication as receivers see it: mails that went through a real SMTP hop on loopback, verified with
+ * mailauth against the public key a loopback DNS server publishes. Updates, test copies and confirmations are DKIM-signed (relaxed,
  * both List-Unsubscribe fields covered), List-Unsubscribe is on one line, Reply-To is MAIL_REPLY_TO on updates only,
  * a key that does not parse stops the command naming its variable, and `check` runs from the command line.
  */
