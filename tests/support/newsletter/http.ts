@@ -74,8 +74,11 @@ export async function subscribe(baseUrl: string, email: string, extra: Record<st
 }
 
 /** The addresses in an embedded store's file, in the order they were stored (read-only, beside the running server). */
-export function storedEmails(dataDir: string): string[] {
-  const db = new DatabaseSync(path.join(dataDir, "newsletter.sqlite"), { readOnly: true });
+export const storedEmails = (dataDir: string): string[] => emailsInFile(path.join(dataDir, "newsletter.sqlite"));
+
+/** The addresses in a list file (the live one or a backup), in the order they were stored, read-only. */
+export function emailsInFile(file: string): string[] {
+  const db = new DatabaseSync(file, { readOnly: true });
   try {
     return (db.prepare("select email from newsletter_subscribers order by id").all() as { email: string }[]).map(
       (row) => row.email,

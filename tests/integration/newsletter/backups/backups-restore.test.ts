@@ -12,6 +12,7 @@ import {
   writeBackup,
 } from "~/newsletter/backups/automatic-backups.server";
 import { openSqliteList, SQLITE_FILE_NAME, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
+import { emailsInFile } from "../../../support/newsletter/http";
 
 let dir: string;
 let dataDir: string;
@@ -33,16 +34,7 @@ const settings = (overrides: Partial<BackupSettings> = {}): BackupSettings => ({
 
 const files = (folder = backupDir) => (existsSync(folder) ? readdirSync(folder).sort() : []);
 
-function emailsIn(file: string) {
-  const db = new DatabaseSync(file, { readOnly: true });
-  try {
-    return (db.prepare("select email from newsletter_subscribers order by id").all() as { email: string }[]).map(
-      (row) => row.email,
-    );
-  } finally {
-    db.close();
-  }
-}
+const emailsIn = emailsInFile;
 
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "newsletter-backups-"));

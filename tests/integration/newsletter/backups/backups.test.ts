@@ -4,7 +4,6 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BACKUP_INTERVAL_MS } from "~/newsletter/backups/backup-plan.server";
 import {
@@ -14,6 +13,7 @@ import {
   writeBackup,
 } from "~/newsletter/backups/automatic-backups.server";
 import { openSqliteList, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
+import { emailsInFile } from "../../../support/newsletter/http";
 
 let dir: string;
 let dataDir: string;
@@ -63,16 +63,7 @@ async function backupsLogged(count: number) {
   expect(backupLines).toHaveLength(count);
 }
 
-function emailsIn(file: string) {
-  const db = new DatabaseSync(file, { readOnly: true });
-  try {
-    return (db.prepare("select email from newsletter_subscribers order by id").all() as { email: string }[]).map(
-      (row) => row.email,
-    );
-  } finally {
-    db.close();
-  }
-}
+const emailsIn = emailsInFile;
 
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "newsletter-backups-"));

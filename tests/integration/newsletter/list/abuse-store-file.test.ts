@@ -2,28 +2,19 @@
 // for a deleted -wal, and when that cannot be done the advice is a clean stop, which writes them back itself.
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SQLITE_FILE_NAME, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { storedEmails as storedByServer, subscribe } from "../../../support/newsletter/http";
 import { serverHarness } from "../../../support/production-server";
 import { storeScratch } from "../../../support/store-scratch";
+import { emailsInFile } from "../../../support/newsletter/http";
 
 const { scratch, openStore, closeNow } = storeScratch("portfolio-abuse-store-file-");
 
 const file = () => path.join(scratch.dataDir, SQLITE_FILE_NAME);
 
 /** The addresses in the file at the store's name, read by a connection of its own. */
-function storedEmails() {
-  const db = new DatabaseSync(file(), { readOnly: true });
-  try {
-    return (db.prepare("select email from newsletter_subscribers order by id").all() as { email: string }[]).map(
-      (row) => row.email,
-    );
-  } finally {
-    db.close();
-  }
-}
+const storedEmails = () => emailsInFile(file());
 
 const logged = (spy: ReturnType<typeof vi.spyOn>) => spy.mock.calls.flat().map(String).join("\n");
 

@@ -9,24 +9,13 @@ import {
   startStubSupabase,
   type StubSupabase,
 } from "../../../support/stub-supabase/stub";
+import { elapsed, insertSubscriber, stubClient } from "../../../support/stub-supabase/client";
 
 let stub: StubSupabase;
 let supabase: SupabaseClient;
 
-function client(key = stub.anonKey, options: { dbTimeout?: number } = {}): SupabaseClient {
-  return createClient(stub.url, key, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    db: options.dbTimeout === undefined ? {} : { timeout: options.dbTimeout },
-  });
-}
-
-const subscribe = (email: string, db = supabase) => db.from("newsletter_subscribers").insert({ email });
-
-async function elapsed<T>(work: () => PromiseLike<T>): Promise<{ result: T; ms: number }> {
-  const start = performance.now();
-  const result = await work();
-  return { result, ms: performance.now() - start };
-}
+const client = (key?: string, options?: { dbTimeout?: number }) => stubClient(stub, key, options);
+const subscribe = (email: string, db = supabase) => insertSubscriber(db, email);
 
 beforeAll(async () => {
   stub = await startStubSupabase();

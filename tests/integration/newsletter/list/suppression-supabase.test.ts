@@ -12,8 +12,8 @@ import { subscribe } from "../../../support/newsletter/http";
 import { newsletter, sendEnv, writeUpdate } from "../../../support/newsletter/cli";
 import { serverHarness } from "../../../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../../../support/smtp-server";
-import { startStubSupabase, type StubSupabase } from "../../../support/stub-supabase/stub";
-import { createConfirmRpcs } from "../../../support/stub-supabase/confirm";
+import { startSignedStub } from "../../../support/stub-supabase/signed-stub";
+import type { StubSupabase } from "../../../support/stub-supabase/stub";
 import { basicAuth, fixtureText, POSTMARK_AUTH, RESEND_SECRET, resendHeaders } from "../../../support/webhook-signing";
 
 const KEY = "the-database-and-the-server-share-this-key";
@@ -29,11 +29,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "suppression-supabase-"));
   writeUpdate(path.join(dir, "updates"), FIRST, { title: "First" });
   relay = await startSmtpServer();
-  stub = await startStubSupabase({
-    serviceRoleKey: SERVICE_KEY,
-    signingKey: KEY,
-    confirmations: (rows) => createConfirmRpcs(KEY, rows),
-  });
+  stub = await startSignedStub(KEY, SERVICE_KEY);
   // Each relay's documented bounce names gone@example.net, its complaint annoyed@example.org (tests/fixtures/webhooks).
   stub.seedEmails("gone@example.net", "annoyed@example.org", "reader@example.com", "refuser@example.org");
 });

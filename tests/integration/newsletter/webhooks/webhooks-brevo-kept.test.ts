@@ -11,19 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { addReaders } from "../../../support/newsletter/cli";
 import { serverHarness } from "../../../support/production-server";
-import { createConfirmRpcs } from "../../../support/stub-supabase/confirm";
-import { startStubSupabase, type StubSupabase } from "../../../support/stub-supabase/stub";
+import { startSignedStub } from "../../../support/stub-supabase/signed-stub";
+import type { StubSupabase } from "../../../support/stub-supabase/stub";
 import { basicAuth, BREVO_AUTH, fixtureText } from "../../../support/webhook-signing";
 
 const harness = serverHarness("webhooks-brevo-kept-");
 const KEY = "the-database-and-the-server-share-this-key";
 let stub: StubSupabase;
 beforeAll(async () => {
-  stub = await startStubSupabase({
-    serviceRoleKey: "stub-service-role-key",
-    signingKey: KEY,
-    confirmations: (rows) => createConfirmRpcs(KEY, rows),
-  });
+  stub = await startSignedStub(KEY);
 });
 afterAll(async () => {
   await harness.cleanup();

@@ -14,19 +14,15 @@ import { addReaders } from "../../../support/newsletter/cli";
 import { freshSupabaseDatabase, migrate, sendReaders, storeSigningKey } from "../../../support/pglite-migrations";
 import { serverHarness } from "../../../support/production-server";
 import { startPgliteRest } from "../../../support/stub-supabase/pglite-rest";
-import { createConfirmRpcs } from "../../../support/stub-supabase/confirm";
-import { startStubSupabase, type StubSupabase } from "../../../support/stub-supabase/stub";
+import { startSignedStub } from "../../../support/stub-supabase/signed-stub";
+import type { StubSupabase } from "../../../support/stub-supabase/stub";
 import { basicAuth, fixture, POSTMARK_AUTH } from "../../../support/webhook-signing";
 
 const harness = serverHarness("webhooks-postmark-");
 const KEY = "the-database-and-the-server-share-this-key";
 let stub: StubSupabase;
 beforeAll(async () => {
-  stub = await startStubSupabase({
-    serviceRoleKey: "stub-service-role-key",
-    signingKey: KEY,
-    confirmations: (rows) => createConfirmRpcs(KEY, rows),
-  });
+  stub = await startSignedStub(KEY);
 });
 afterAll(async () => {
   await harness.cleanup();
