@@ -2,6 +2,8 @@
  * Exactly once through the worst: the sender killed (-9) at about 40 % of 300 readers and run again, a relay that
  * throttles a third of the recipients (4xx) then accepts them, a relay that is down when the send starts.
  */
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { concurrencyFor } from "~/newsletter/send/send-command.server";
 import { sendSetupPerTest } from "../../../support/newsletter/send-setup";
@@ -14,6 +16,7 @@ import {
   startNewsletter,
 } from "../../../support/newsletter/cli";
 import { until } from "../../../support/until";
+import { OUTBOX_FILE_NAME } from "~/mail/settings.server";
 
 const NAME = "2026-11-20-first-launch";
 const setup = sendSetupPerTest("newsletter-resume-", { name: NAME, front: { title: "First launch" } });
@@ -81,8 +84,15 @@ describe("sending an update exactly once", () => {
     await setup.relay.down();
     // The relay is tried again a second later, then twice as long each time, not after the real 10 s.
     const sender = startNewsletter(setup.env({ MAIL_FIRST_RETRY_SECONDS: "1" }), ["send", NAME]);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    expect(outboxRows(setup.dataDir, NAME).every((row) => row.state === "queued" && row.lastError)).toBe(true);
+    // Every reader queued again with the relay's error named, none failed: the wait is for that state, however slow
+    // the machine is to start the command.
+    const heldWithError = () => {
+      // The command makes the outbox; the test only reads one that exists.
+      if (!existsSync(path.join(setup.dataDir, OUTBOX_FILE_NAME))) return false;
+      const rows = outboxRows(setup.dataDir, NAME);
+      return rows.length === 10 && rows.every((row) => row.state === "queued" && row.lastError);
+    };
+    await until(heldWithError, 30_000, "every reader queued with the relay's error");
     await setup.relay.up();
     expect(await exited(sender)).toBe(0);
     expect(sender.output()).toContain("10 of 10 sent, 0 skipped (unsubscribed), 0 failed, 0 uncertain.");
