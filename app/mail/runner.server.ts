@@ -47,7 +47,18 @@ export interface RunnerOptions extends Pick<
   idleMs?: number;
 }
 
+/** The runner built and started at once (a test's, or a process with nothing to wire first). */
 export function startRunner(options: RunnerOptions): Runner {
+  const runner = createRunner(options);
+  runner.start();
+  return runner;
+}
+
+/**
+ * The runner built, its lanes not yet running: the composition root wires it (`wake` before `start` is a no-op, the
+ * first pass drains whatever is due) and starts it with the rest of the server.
+ */
+export function createRunner(options: RunnerOptions): Runner & { start(): void } {
   const now = options.now ?? Date.now;
   const idleMs = options.idleMs ?? 30_000;
   const controller = new AbortController();
@@ -102,9 +113,15 @@ export function startRunner(options: RunnerOptions): Runner {
       });
     }
   };
-  const done = Promise.all(options.lanes.map(runLane));
+  let done: Promise<unknown> = Promise.resolve();
+  let started = false;
 
   return {
+    start() {
+      if (started || controller.signal.aborted) return;
+      started = true;
+      done = Promise.all(options.lanes.map(runLane));
+    },
     wake() {
       for (const wake of [...wakers]) wake();
     },

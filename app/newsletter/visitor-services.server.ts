@@ -1,6 +1,6 @@
 /**
  * What the visitors' three actions (sign up, confirm, unsubscribe) use of the running services. The server builds
- * them (app/server-build/services.server.ts) and each route hands them in, so the newsletter's rooms never reach up
+ * them (app/server-build/composition.server.ts) and each route hands them in, so the newsletter's rooms never reach up
  * for the server's own.
  */
 import type { Reader, SubscriberList } from "~/newsletter/list/subscriber-list.server";
@@ -11,7 +11,7 @@ export interface VisitorServices {
   /** Whether sign-ups wait for a confirmation: mail is on, and the list can hold pending readers. */
   readonly confirmationOn: boolean;
   /** The fair limits on confirmation mails, and the queue they guard. */
-  confirmations: ConfirmationGate;
+  readonly confirmations: ConfirmationGate;
   /** Told of a reader as they confirm: queues the owner's welcome mail when there is one. */
-  welcomeReader(reader: Reader): void;
+  readonly welcomeReader: (reader: Reader) => void;
 }

@@ -18,7 +18,7 @@ export * from "@remix-run/dev/server-build";
 checkFeatureSettings(env);
 export { env };
 
-/** What only the server starts (the owner's tools do not): every service, built in services.server.ts. */
+/** The server's services, composed (composition.server.ts) and started; the owner's tools compose their own lazily. */
 export const onStart = () => void startServices();
 
 /** Stops the services and closes the list when the server or a tool stops. */

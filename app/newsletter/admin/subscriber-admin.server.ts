@@ -1,6 +1,5 @@
-import { existsSync } from "node:fs";
 import { owner } from "~/content/site";
-import { openOutbox, type OutboxState } from "~/mail/outbox.server";
+import type { Outbox, OutboxState } from "~/mail/outbox.server";
 import { parseImportArgs } from "~/newsletter/admin/import/import-args.server";
 import { liftImportSuppressions } from "~/newsletter/admin/import/lift-import.server";
 import { importTarget } from "~/newsletter/admin/import/list-target.server";
@@ -18,14 +17,14 @@ import type {
   UnsuppressOutcome,
 } from "~/newsletter/list/subscriber-list.server";
 import type { BackupSettings } from "~/newsletter/backups/automatic-backups.server";
-import type { MailSettings } from "~/mail/settings.server";
 
-/** What the owner's tools need of the composition root (app/server-build/services.server.ts). */
+/** What the owner's tools need of the composition root (app/server-build/composition.server.ts). */
 export interface AdminServices {
   readonly usesSupabase: boolean;
-  readonly mail: MailSettings;
   readonly backupSettings: BackupSettings;
   list(): SubscriberList;
+  /** The outbox when its file exists, else null: the tools never create one. */
+  existingOutbox(): Outbox | null;
 }
 import { env } from "~/utils/env.server";
 
@@ -51,27 +50,13 @@ function importList(services: () => AdminServices): ImportTarget {
 
 /** Erases every outbox row for an address (`remove` erases everything about it); none when there is no outbox. */
 function eraseOutboxRows(services: () => AdminServices, email: string): number {
-  const { outboxFile } = services().mail;
-  if (!existsSync(outboxFile)) return 0;
-  const outbox = openOutbox(outboxFile);
-  try {
-    // A send's record keeps what became of the reader's mail (the refusal it recorded), not who they were.
-    return outbox.removeRecipient(email);
-  } finally {
-    outbox.close();
-  }
+  // A send's record keeps what became of the reader's mail (the refusal it recorded), not who they were.
+  return services().existingOutbox()?.removeRecipient(email) ?? 0;
 }
 
 /** Confirmation mails by state in the outbox (waiting: queued or being sent); null when there is no outbox yet. */
 function confirmationMails(services: () => AdminServices): Record<OutboxState, number> | null {
-  const { outboxFile } = services().mail;
-  if (!existsSync(outboxFile)) return null;
-  const outbox = openOutbox(outboxFile);
-  try {
-    return outbox.counts({ kind: "confirm" });
-  } finally {
-    outbox.close();
-  }
+  return services().existingOutbox()?.counts({ kind: "confirm" }) ?? null;
 }
 
 /**

@@ -3,7 +3,7 @@
  * confirmation mail in the outbox, which the server's runner sends in the background; the mail links to /confirm,
  * whose button (a plain form post) confirms. With the embedded list always; with Supabase once
  * SUPABASE_CONFIRM_SECRET is set (its database checks the server's signature). The composition root
- * (app/server-build/services.server.ts) hands this composer to the engine for 'confirm' rows.
+ * (app/server-build/server-mail.server.ts) hands this composer to the engine for 'confirm' rows.
  */
 import { createHmac } from "node:crypto";
 import { owner } from "~/content/site";

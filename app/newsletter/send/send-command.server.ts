@@ -4,9 +4,7 @@
 import path from "node:path";
 import { recipientHook } from "~/newsletter/list/recipient-hook.server";
 import { type DrainOptions, drainUntil, newOwner } from "~/mail/drain.server";
-import { openOutbox, type Outbox } from "~/mail/outbox.server";
-import { mailSettingsOf } from "~/mail/settings.server";
-import { createMailTransport } from "~/mail/transport.server";
+import type { Outbox } from "~/mail/outbox.server";
 import type { Reader } from "~/newsletter/list/subscriber-list.server";
 import {
   createProgressReporter,
@@ -15,7 +13,7 @@ import {
   type SendSummary,
 } from "~/newsletter/send/progress.server";
 import { sendTestCopy, previewText } from "~/newsletter/send/send-test.server";
-import { CommandError, type ListSource, listToRead, updateToSend } from "~/newsletter/send/update-to-send.server";
+import { CommandError, listToRead, type SendServices, updateToSend } from "~/newsletter/send/update-to-send.server";
 import { SKIP_UNSUBSCRIBED, updateComposer, updatePayload } from "~/newsletter/send/update-composer.server";
 import { env } from "~/utils/env.server";
 import {
@@ -33,8 +31,8 @@ import { maskEmail } from "~/utils/mask-email.server";
 export { CommandError } from "~/newsletter/send/update-to-send.server";
 
 export interface SendOptions {
-  /** Where the list comes from (the build's services). */
-  lists: ListSource;
+  /** The list, the mail settings, the outbox and the transport: the composition root's, as the server's. */
+  services: SendServices;
   test?: string;
   dryRun?: boolean;
   resendUncertain?: boolean;
@@ -183,9 +181,10 @@ const pageAddresses = (name: string): string[] => {
 export async function sendUpdate(name: string, options: SendOptions): Promise<number> {
   const write = (text: string) => void options.output.write(text);
   const update = updateToSend(name, { test: options.test !== undefined });
-  const settings = mailSettingsOf(env);
-  if (options.test !== undefined) return sendTestCopy(update, options.test, settings, write);
-  const list = listToRead(options.lists, env);
+  const { services } = options;
+  const settings = services.mail;
+  if (options.test !== undefined) return sendTestCopy(update, options.test, settings, services.transport, write);
+  const list = listToRead(services, env);
   if (options.dryRun) {
     const readers = await list.readers();
     write(previewText(update, readers.length, settings.from));
@@ -214,11 +213,10 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
     await refuseUnlessDkimPublished(() => dkimPublished(env, dkimFile), write);
   }
   const owner = newOwner("send:");
-  const outbox = openOutbox(settings.outboxFile);
+  const outbox = services.outbox();
   const log = outbox.sends;
   const taken = log.take(owner, name);
   if (taken.kind === "busy") {
-    outbox.close();
     const { holder } = taken;
     throw new CommandError(
       `An update is being sent already (${holder.update}, process ${holder.pid} on ${holder.host}, since ` +
@@ -226,9 +224,7 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
       3,
     );
   }
-  const transport = createMailTransport(settings.mode, settings.from, {
-    maxConnections: concurrencyFor(settings.ratePerSecond),
-  });
+  const transport = services.transport();
   let end = { finished: false, paused: false };
   try {
     // The previous sender died holding claims: those mails may have left. They are named, never re-sent silently.
@@ -283,8 +279,7 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
     end = { finished: true, paused: false };
     return 0;
   } finally {
-    transport.close();
+    // The outbox and the transport are the composition's: they close when the command's services stop.
     log.release(owner, end);
-    outbox.close();
   }
 }

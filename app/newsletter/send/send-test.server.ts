@@ -1,6 +1,6 @@
 // `--test <address>` and `--dry-run`: the owner sees the real mail before any reader does. Neither touches the outbox.
 import type { MailSettings } from "~/mail/settings.server";
-import { createMailTransport } from "~/mail/transport.server";
+import type { MailTransport } from "~/mail/transport.server";
 import { CommandError } from "~/newsletter/send/update-to-send.server";
 import { composeUpdateMail } from "~/newsletter/send/update-mail.server";
 import { mailSite, mailSource } from "~/newsletter/send/update-composer.server";
@@ -18,6 +18,7 @@ export async function sendTestCopy(
   update: Update,
   address: string,
   settings: MailSettings,
+  transport: () => MailTransport,
   write: (text: string) => void,
 ): Promise<number> {
   if (!ONE_ADDRESS.test(address) || address.length > 255) {
@@ -32,15 +33,12 @@ export async function sendTestCopy(
     mailSite(settings.from),
     { test: true },
   );
-  const transport = createMailTransport(settings.mode, settings.from);
   try {
-    const answer = await transport.send(mail);
+    const answer = await transport().send(mail);
     write(`Test copy of ${update.name} sent to ${address} (${answer}). Nothing was recorded.\n`);
     return 0;
   } catch (error) {
     throw new CommandError(`The test copy was not sent: ${error instanceof Error ? error.message : String(error)}`, 1);
-  } finally {
-    transport.close();
   }
 }
 

@@ -1,16 +1,14 @@
 // `npm run newsletter -- status`: every update and what became of it (scheduled, not sent, sending, sent to N of M,
 // when).
-import { existsSync } from "node:fs";
-import { openOutbox, type Outbox } from "~/mail/outbox.server";
+import type { Outbox } from "~/mail/outbox.server";
 import { SKIP_UNSUBSCRIBED } from "~/newsletter/send/update-composer.server";
-import { mailSettingsOf } from "~/mail/settings.server";
 import type { SendRecord } from "~/mail/send-log.server";
 import { sendCounts } from "~/newsletter/send/send-command.server";
 import { formatWait, type RelayWait } from "~/newsletter/send/progress.server";
 import { isDue, publicationDay } from "~/updates/publication.server";
 import { allUpdates } from "~/updates/updates.server";
 import { challengeToday } from "~/utils/today.server";
-import { env } from "~/utils/env.server";
+import type { SendServices } from "~/newsletter/send/update-to-send.server";
 
 type Counts = Omit<ReturnType<typeof sendCounts>, "wait"> & { wait?: RelayWait | null };
 
@@ -92,31 +90,26 @@ export function confirmationsWaiting(outbox: Outbox): string | null {
  * Every update's line, from the outbox alone: each send's counts, bounced and complained included, are its own rows'
  * recorded outcomes, so a later unsuppress, remove, unsubscribe, import or restore leaves a finished send's line as it was.
  */
-export function updatesStatus(): string {
-  const settings = mailSettingsOf(env);
+export function updatesStatus(services: Pick<SendServices, "existingOutbox">): string {
   const updates = allUpdates();
   if (updates.length === 0) return "No updates yet: write one in the updates folder (docs/newsletter.md).\n";
-  const outbox = existsSync(settings.outboxFile) ? openOutbox(settings.outboxFile) : null;
+  const outbox = services.existingOutbox();
   const { today } = challengeToday().days;
-  try {
-    const holder = outbox?.sends.liveHolder() ?? null;
-    const records = new Map((outbox?.sends.records() ?? []).map((record) => [record.update, record]));
-    const lines = updates.map((update) =>
-      statusLine(
-        update.name,
-        update.draft,
-        outbox ? sendCounts(outbox, update.name) : null,
-        records.get(update.name),
-        holder?.update === update.name,
-        outbox ? refusalsOf(outbox, update.name) : undefined,
-        outbox ? otherSkipsOf(outbox, update.name) : undefined,
-        isDue(update, today) ? null : publicationDay(update),
-      ),
-    );
-    const waiting = outbox ? confirmationsWaiting(outbox) : null;
-    if (waiting) lines.push(waiting);
-    return `${lines.join("\n")}\n`;
-  } finally {
-    outbox?.close();
-  }
+  const holder = outbox?.sends.liveHolder() ?? null;
+  const records = new Map((outbox?.sends.records() ?? []).map((record) => [record.update, record]));
+  const lines = updates.map((update) =>
+    statusLine(
+      update.name,
+      update.draft,
+      outbox ? sendCounts(outbox, update.name) : null,
+      records.get(update.name),
+      holder?.update === update.name,
+      outbox ? refusalsOf(outbox, update.name) : undefined,
+      outbox ? otherSkipsOf(outbox, update.name) : undefined,
+      isDue(update, today) ? null : publicationDay(update),
+    ),
+  );
+  const waiting = outbox ? confirmationsWaiting(outbox) : null;
+  if (waiting) lines.push(waiting);
+  return `${lines.join("\n")}\n`;
 }

@@ -1,4 +1,7 @@
 // What a send needs before any mail: the update (a draft only as a test), and the list it goes to.
+import type { Outbox } from "~/mail/outbox.server";
+import type { MailSettings } from "~/mail/settings.server";
+import type { MailTransport } from "~/mail/transport.server";
 import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
 import { allUpdates, type Update, updatesFolder } from "~/updates/updates.server";
 import type { Env } from "~/utils/env.server";
@@ -37,10 +40,21 @@ export function updateToSend(name: string, { test }: { test: boolean }): Update 
   return update;
 }
 
-/** Where the command's list comes from: the composition root (app/server-build/services.server.ts). */
+/** Where the command's list comes from: the composition root (app/server-build/composition.server.ts). */
 export interface ListSource {
   readonly usesSupabase: boolean;
   list(): SubscriberList;
+}
+
+/** What the update commands take from the composition root: the same settings, outbox and transport as the server's. */
+export interface SendServices extends ListSource {
+  readonly mail: MailSettings;
+  /** The outbox, created when it does not exist yet. */
+  outbox(): Outbox;
+  /** The outbox when its file exists, else null (a reader that must not create it). */
+  existingOutbox(): Outbox | null;
+  /** The one transport (throws when mail is off: check the mode first). */
+  transport(): MailTransport;
 }
 
 /**

@@ -6,7 +6,7 @@ import path from "node:path";
 import { deliverEvents, describeCounts } from "./deliver.server";
 import { JOURNAL_FILE_NAME, openJournal, type Journal } from "./journal.server";
 import { createRecentEvents, type AppliedEvents } from "./recent-events";
-import { onSuppressionSink, type SuppressionSink } from "./sink.server";
+import type { SuppressionSink } from "./sink.server";
 import type { Relay, RelayEvent } from "./types";
 
 /** Brevo: "4xx response codes, except for 429, and any 5xx response code stop all retry attempts". */
@@ -124,21 +124,20 @@ export function createReceiver(options: ReceiverOptions) {
     });
   }
 
-  // The list arriving (start-up) is the moment to apply what an earlier run kept.
   // Only when an earlier run left a journal: a process that never took a report creates no file.
   const journalExists = () => options.dataDir !== null && existsSync(path.join(options.dataDir, JOURNAL_FILE_NAME));
-  const stopListening = onSuppressionSink(() => {
-    if (journal || journalExists()) scheduleDrain(0);
-  });
 
   return {
     receive,
+    /** Start-up, with the list wired: the moment to apply what an earlier run kept. */
+    start() {
+      if (options.sink() && (journal || journalExists())) scheduleDrain(0);
+    },
     /** The kept reports waiting (for the tests and /healthz-style checks). */
     keptCount: () => openedJournal()?.keptCount() ?? 0,
     /** Applies the kept reports now, when the list can take them; whether none is left. */
     drainNow: () => serially(async () => Boolean(options.sink() && (await drain(options.sink()!)))),
     close() {
-      stopListening();
       if (timer) clearTimeout(timer);
       journal?.close();
       journal = undefined;

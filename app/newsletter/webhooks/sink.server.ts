@@ -1,5 +1,6 @@
-// Where a verified bounce or complaint goes: the subscriber list, which the composition root hands in at start-up
-// (provideSuppressionSink). Until then, each relay is answered by its retry rule (receive.server.ts).
+// Where a verified bounce or complaint goes: the subscriber list, which the composition root hands to the webhooks'
+// receiver when it builds it (app/server-build/). Without one, each relay is answered by its retry rule
+// (receive.server.ts).
 
 /** What the list did with one report: suppressed the reader now, found them suppressed already, or knows no such reader. */
 export type SinkOutcome = "suppressed" | "already" | "unknown";
@@ -18,33 +19,4 @@ export interface SuppressionSink {
    * "already" when the reader is suppressed already or this report (same `at`) was counted before.
    */
   softBounce(email: string, detail: string, at: Date): Promise<SinkOutcome | "counted">;
-}
-
-let provided: SuppressionSink | null = null;
-let warned = false;
-const listeners = new Set<() => void>();
-
-/** Called once by the composition root, with the list, before the server listens. */
-export function provideSuppressionSink(sink: SuppressionSink | null): void {
-  provided = sink;
-  warned = false;
-  if (sink) for (const listener of listeners) listener();
-}
-
-/** Calls `listener` whenever a list is provided (the reports kept while there was none can go now); unsubscribes. */
-export function onSuppressionSink(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** The list to hand events to, or null (the route answers 503) with one line in the log the first time. */
-export function getSuppressionSink(): SuppressionSink | null {
-  if (!provided && !warned) {
-    warned = true;
-    console.error(
-      "Webhooks: a relay reported a bounce or complaint, but no subscriber list is wired to take it " +
-        "(provideSuppressionSink was not called): each relay is answered so that it retries, or the report is kept.",
-    );
-  }
-  return provided;
 }

@@ -1,14 +1,9 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readBoundedBody } from "~/newsletter/webhooks/body.server";
 import { createCredentialThrottle, FREE_FAILURES } from "~/newsletter/webhooks/credential-throttle";
 import { deliverEvents, describeCounts } from "~/newsletter/webhooks/deliver.server";
 import { createRecentEvents } from "~/newsletter/webhooks/recent-events";
-import {
-  getSuppressionSink,
-  provideSuppressionSink,
-  type SinkOutcome,
-  type SuppressionSink,
-} from "~/newsletter/webhooks/sink.server";
+import type { SinkOutcome, SuppressionSink } from "~/newsletter/webhooks/sink.server";
 import type { RelayEvent } from "~/newsletter/webhooks/types";
 
 /** A list of readers the way the interface promises it behaves: suppression is for good, unknown addresses untouched. */
@@ -103,22 +98,6 @@ describe("createRecentEvents", () => {
     recent.markApplied("a", now);
     recent.markApplied("c", now);
     expect([recent.applied("a"), recent.applied("b"), recent.applied("c")]).toEqual([true, false, true]);
-  });
-});
-
-describe("provideSuppressionSink", () => {
-  afterEach(() => provideSuppressionSink(null));
-
-  it("until the composition root provides the list, there is none, said once in the log", () => {
-    const error = vi.spyOn(console, "error").mockImplementation(() => {});
-    expect(getSuppressionSink()).toBeNull();
-    expect(getSuppressionSink()).toBeNull();
-    expect(error).toHaveBeenCalledTimes(1);
-    expect(String(error.mock.calls[0]![0])).toContain("provideSuppressionSink");
-    error.mockRestore();
-    const { sink } = listOf([]);
-    provideSuppressionSink(sink);
-    expect(getSuppressionSink()).toBe(sink);
   });
 });
 

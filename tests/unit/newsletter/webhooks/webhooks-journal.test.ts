@@ -115,6 +115,32 @@ describe("the receiver, by each relay's retry rule", () => {
     ]);
   });
 
+  it("applies at start what an earlier run kept, once the list is wired; without a list it waits", async () => {
+    const store = list();
+    const applied = new Promise<void>((resolve) => {
+      const suppress = store.sink.suppress.bind(store.sink);
+      store.sink.suppress = async (...args) => {
+        const outcome = await suppress(...args);
+        resolve();
+        return outcome;
+      };
+    });
+    const before = receiver(() => null);
+    expect((await before.receive("brevo", [event("bounced", "gone@example.net", "brevo:4")])).status).toBe(200);
+    before.close();
+
+    const unwired = receiver(() => null);
+    unwired.start();
+    expect(unwired.keptCount()).toBe(1);
+    unwired.close();
+
+    const after = receiver(() => store.sink);
+    after.start();
+    await applied;
+    await vi.waitFor(() => expect(after.keptCount()).toBe(0));
+    expect(store.suppressed.get("gone@example.net")).toBe("bounced");
+  });
+
   it.each(["postmark", "resend", "mailgun", "ses"] as const)(
     "answers %s 503 while the list cannot take its report, keeping nothing: it retries a 5xx",
     async (relay) => {

@@ -1,12 +1,14 @@
-// The route's action in process, with a subscriber list provided as the composition root will provide it: the path
-// the HTTP tests cannot reach until the list is wired (they see its 503).
+// The webhook endpoint's action in process, over a receiver built as the composition root builds it, with a stand-in
+// list: what the list is told, and what a failing list makes the relay hear.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { FREE_FAILURES } from "~/newsletter/webhooks/credential-throttle";
-import { provideSuppressionSink, type SuppressionSink } from "~/newsletter/webhooks/sink.server";
+import type { createWebhookEndpoint } from "~/newsletter/webhooks/endpoint.server";
+import { createReceiver } from "~/newsletter/webhooks/receive.server";
+import type { SuppressionSink } from "~/newsletter/webhooks/sink.server";
 import {
   basicAuth,
   fixtureText,
@@ -17,19 +19,23 @@ import {
   resendHeaders,
 } from "../../../support/webhook-signing";
 
-type Route = typeof import("~/routes/webhooks.$relay");
-let route: Route;
+let route: ReturnType<typeof createWebhookEndpoint>;
+let wired: SuppressionSink | null = null;
+const provideSuppressionSink = (sink: SuppressionSink | null) => void (wired = sink);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "webhooks-route-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 beforeAll(async () => {
-  // The route reads the environment once, when loaded; its journal lives in DATA_DIR.
+  // The environment is read once, when loaded; the receiver's journal lives in DATA_DIR.
   vi.stubEnv("DATA_DIR", dataDir);
   vi.stubEnv("RESEND_WEBHOOK_SECRET", RESEND_SECRET);
   vi.stubEnv("POSTMARK_WEBHOOK_AUTH", POSTMARK_AUTH);
   vi.stubEnv("MAILGUN_WEBHOOK_SIGNING_KEY", MAILGUN_KEY);
-  route = await import("~/routes/webhooks.$relay");
+  const { env } = await import("~/utils/env.server");
+  const { createWebhookEndpoint } = await import("~/newsletter/webhooks/endpoint.server");
+  const receiver = createReceiver({ dataDir, sink: () => wired, warn: () => {} });
+  route = createWebhookEndpoint({ settings: env, receiver: () => receiver });
 });
 afterEach(() => provideSuppressionSink(null));
 
