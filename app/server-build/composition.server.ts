@@ -81,14 +81,32 @@ export function compose(settings: Env, role: Role): Composition {
   // Readers that must not create the file (status, count, remove, a webhook's refusal note) take it only when it exists.
   const existingOutbox = () => outbox ?? (existsSync(mail.outboxFile) ? openedOutbox() : null);
 
-  let wired: ServerMail = NO_SERVER_MAIL;
-  let webhooks: Receiver | null = null;
-  if (role === "server") {
+  const closeOpened = () => {
+    outbox?.close();
+    outbox = null;
+    transport?.close();
+    transport = null;
+    list?.close();
+    list = null;
+  };
+
+  function serverParts(): { wired: ServerMail; webhooks: Receiver | null } {
+    if (role !== "server") return { wired: NO_SERVER_MAIL, webhooks: null };
+    try {
+      return serverPartsOpened();
+    } catch (error) {
+      // A bad welcome file after the list opened: what was opened closes (a development reload keeps running).
+      closeOpened();
+      throw error;
+    }
+  }
+
+  function serverPartsOpened(): { wired: ServerMail; webhooks: Receiver } {
     const running = openedList();
     // Update sends resume only with the embedded list: with Supabase the reader check needs the service role key,
     // which the server never holds, so there a send resumes when the owner runs the command again.
     const resumesUpdates = mail.mode.kind !== "off" && running.kind === "sqlite";
-    wired = serverMail({
+    const serverWiring = serverMail({
       settings,
       mail,
       list: running,
@@ -101,9 +119,13 @@ export function compose(settings: Env, role: Role): Composition {
     // take SUPABASE_CONFIRM_SECRET; without it they keep answering 503 and the relays keep their events.
     const suppresses = running.kind === "sqlite" || ("suppresses" in running && running.suppresses === true);
     const sink = suppresses ? sinkNotingRefusals(running, existingOutbox) : null;
-    webhooks = createReceiver({ dataDir: settings.DATA_DIR, sink: () => sink, warn: warnThrottled });
+    return {
+      wired: serverWiring,
+      webhooks: createReceiver({ dataDir: settings.DATA_DIR, sink: () => sink, warn: warnThrottled }),
+    };
   }
 
+  const { wired, webhooks } = serverParts();
   const stops: (() => Promise<void> | void)[] = [];
   let started = false;
   const backupSettings = backupSettingsOf(settings);
@@ -150,12 +172,7 @@ export function compose(settings: Env, role: Role): Composition {
       // Backups and the runner finish what is under way first; the list closes last.
       for (const stop of stops.splice(0).reverse()) await stop();
       webhooks?.close();
-      outbox?.close();
-      outbox = null;
-      transport?.close();
-      transport = null;
-      list?.close();
-      list = null;
+      closeOpened();
     },
   });
 }

@@ -4,9 +4,8 @@ import { CommandError, type SendOptions, sendUpdate } from "~/newsletter/send/se
 import { updatesStatus } from "~/newsletter/send/status-command.server";
 import type { SendServices } from "~/newsletter/send/update-to-send.server";
 import { runDomainCheck } from "~/mail/domain-check/check.server";
-import type { Env } from "~/utils/env.server";
 
-export function newsletterCommands(services: () => SendServices & { readonly settings: Env }) {
+export function newsletterCommands(services: () => SendServices) {
   return {
     send: (name: string, options: Omit<SendOptions, "services">) =>
       sendUpdate(name, { ...options, services: services() }),

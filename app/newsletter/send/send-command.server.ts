@@ -15,7 +15,7 @@ import {
 import { sendTestCopy, previewText } from "~/newsletter/send/send-test.server";
 import { CommandError, listToRead, type SendServices, updateToSend } from "~/newsletter/send/update-to-send.server";
 import { SKIP_UNSUBSCRIBED, updateComposer, updatePayload } from "~/newsletter/send/update-composer.server";
-import { env } from "~/utils/env.server";
+import type { Env } from "~/utils/env.server";
 import {
   refuseBeforeItsDay,
   refuseUnlessDkimPublished,
@@ -23,7 +23,7 @@ import {
   refuseUnlessServed,
 } from "~/newsletter/send/send-checks.server";
 import { DKIM_CHECK_FILE_NAME, dkimPublished } from "~/mail/dkim-published.server";
-import { siteUrl } from "~/utils/site-url.server";
+import { siteUrlOf } from "~/utils/site-url.server";
 import { notBefore } from "~/updates/publication.server";
 import { challengeToday } from "~/utils/today.server";
 import { maskEmail } from "~/utils/mask-email.server";
@@ -60,7 +60,7 @@ export const concurrencyFor = (ratePerSecond: number): number =>
  * reader's full mailbox never keeps the command, or the send lock, for ever.
  * MAIL_RETRY_HOLD_SECONDS (15 s unless a test shortens it).
  */
-const retryHoldMs = (): number => env.MAIL_RETRY_HOLD_SECONDS * 1000;
+const retryHoldMs = (settings: Env): number => settings.MAIL_RETRY_HOLD_SECONDS * 1000;
 
 /** Whether some reader of the update has not been tried yet, or a mail of it is in flight (the first round). */
 const firstRoundOpen = (outbox: Outbox, name: string) =>
@@ -172,9 +172,9 @@ export function runSend(
 }
 
 /** Where the update's page is: at the site's address, then at the server on this machine (`npm start`'s port). */
-const pageAddresses = (name: string): string[] => {
+const pageAddresses = (name: string, settings: Env): string[] => {
   const path = `/updates/${encodeURIComponent(name)}`;
-  return [new URL(path, siteUrl()).toString(), `http://127.0.0.1:${env.PORT}${path}`];
+  return [new URL(path, siteUrlOf(settings)).toString(), `http://127.0.0.1:${settings.PORT}${path}`];
 };
 
 /** Sends the update; resolves with the command's exit code. Throws a CommandError for the owner's mistakes. */
@@ -184,7 +184,7 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
   const { services } = options;
   const settings = services.mail;
   if (options.test !== undefined) return sendTestCopy(update, options.test, settings, services.transport, write);
-  const list = listToRead(services, env);
+  const list = listToRead(services, services.settings);
   if (options.dryRun) {
     const readers = await list.readers();
     write(previewText(update, readers.length, settings.from));
@@ -203,14 +203,14 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
     return 0;
   }
   refuseBeforeItsDay(update, challengeToday().days.today);
-  if (!options.notServedOk) await refuseUnlessServed(pageAddresses(update.name));
+  if (!options.notServedOk) await refuseUnlessServed(pageAddresses(update.name, services.settings));
   if (settings.mode.kind === "off") {
     throw new CommandError("Mail is off: set SMTP_URL (a relay, or file:///folder to capture) to send an update.");
   }
   if (settings.mode.kind === "smtp") {
     await refuseUnlessRelayTakesSender(settings.mode.url, settings.from, write);
     const dkimFile = path.join(path.dirname(settings.outboxFile), DKIM_CHECK_FILE_NAME);
-    await refuseUnlessDkimPublished(() => dkimPublished(env, dkimFile), write);
+    await refuseUnlessDkimPublished(() => dkimPublished(services.settings, dkimFile), write);
   }
   const owner = newOwner("send:");
   const outbox = services.outbox();
@@ -253,7 +253,7 @@ export async function sendUpdate(name: string, options: SendOptions): Promise<nu
       const settled = () => {
         const c = sendCounts(outbox, name);
         const next = nextRetryOf(outbox, name);
-        return c.sending === 0 && (next === null || next > Date.now() + retryHoldMs());
+        return c.sending === 0 && (next === null || next > Date.now() + retryHoldMs(services.settings));
       };
       if (!settled()) result = await drain(settled, name);
       if (result.kind === "done" && sendCounts(outbox, name).queued === 0) log.markFinished(name);

@@ -48,6 +48,8 @@ export interface ListSource {
 
 /** What the update commands take from the composition root: the same settings, outbox and transport as the server's. */
 export interface SendServices extends ListSource {
+  /** The one reading of the environment, which the mail settings come from too. */
+  readonly settings: Env;
   readonly mail: MailSettings;
   /** The outbox, created when it does not exist yet. */
   outbox(): Outbox;
