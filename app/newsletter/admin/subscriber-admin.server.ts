@@ -17,16 +17,18 @@ import type {
   UnsuppressOutcome,
 } from "~/newsletter/list/subscriber-list.server";
 import type { BackupSettings } from "~/newsletter/backups/automatic-backups.server";
+import type { Env } from "~/utils/env.server";
 
 /** What the owner's tools need of the composition root (app/server-build/composition.server.ts). */
 export interface AdminServices {
+  /** The one reading of the environment. */
+  readonly settings: Pick<Env, "SUPABASE_URL" | "SUPABASE_SERVICE_ROLE_KEY" | "DATA_DIR">;
   readonly usesSupabase: boolean;
   readonly backupSettings: BackupSettings;
   list(): SubscriberList;
   /** The outbox when its file exists, else null: the tools never create one. */
   existingOutbox(): Outbox | null;
 }
-import { env } from "~/utils/env.server";
 
 /** The live list's owner operations, opened on first use (throws with the reason when the file cannot be used). */
 function ownerOperations(services: () => AdminServices): OwnerOperations {
@@ -38,14 +40,15 @@ function ownerOperations(services: () => AdminServices): OwnerOperations {
 /** Where the import command writes: the embedded list, or Supabase with the service role key given to the command. */
 function importList(services: () => AdminServices): ImportTarget {
   if (!services().usesSupabase) return importTarget(ownerOperations(services));
-  if (!env.SUPABASE_URL || !env.SUPABASE_SERVICE_ROLE_KEY) {
+  const { SUPABASE_URL: url, SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey } = services().settings;
+  if (!url || !serviceRoleKey) {
     throw new Error(
       "The list lives in Supabase, and importing into it takes the service role key, which only this command is given:\n" +
         "  SUPABASE_SERVICE_ROLE_KEY=<key> npm run subscribers -- import <file.csv> [--dry-run]\n" +
         "(Supabase dashboard → Project Settings → API keys; never put it in the web server's environment.)",
     );
   }
-  return importTarget(supabaseImported({ url: env.SUPABASE_URL, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY }));
+  return importTarget(supabaseImported({ url, serviceRoleKey }));
 }
 
 /** Erases every outbox row for an address (`remove` erases everything about it); none when there is no outbox. */
@@ -123,6 +126,6 @@ export function subscriberTools(services: () => AdminServices) {
     /** What the backup folder holds, each file checked. */
     backups: () => listBackups(services().backupSettings.dir),
     /** Restores a backup without opening the live list first: it may be missing or damaged. */
-    restore: (file: string) => restoreBackup(file, env.DATA_DIR, services().backupSettings.dir),
+    restore: (file: string) => restoreBackup(file, services().settings.DATA_DIR, services().backupSettings.dir),
   };
 }
