@@ -74,17 +74,21 @@ const nextRetryOf = (outbox: Outbox, name: string): number | null =>
     .rows({ kind: "update", ref: name, state: "queued" })
     .reduce<number | null>((min, row) => (min === null || row.nextAttemptAt < min ? row.nextAttemptAt : min), null);
 
+const SMTP_ANSWER = /^[45]\d\d[ -]/;
+
 /** What the update's send waits for: the latest relay answer of a reader waiting for a retry, and the next try. */
 export function relayWait(outbox: Outbox, name: string, now = Date.now()): RelayWait | null {
-  // A wait is current only while it lasts, and only until the relay takes a mail again: a row already due, or one whose
-  // error came before the relay's latest acceptance, would show a stale "ECONNREFUSED …, next try in 0 s".
+  // A wait is current only while it lasts: a row already due would show "next try in 0 s". A connection's failure
+  // (no SMTP answer) is also over once the relay takes a mail again; a relay's answer about this reader (a full
+  // mailbox's 452) is not, whatever the relay did for the others since.
   const lastSent = Math.max(
     0,
     ...outbox.rows({ kind: "update", ref: name, state: "sent" }).map((row) => row.sentAt ?? 0),
   );
   const waiting = outbox
     .rows({ kind: "update", ref: name, state: "queued" })
-    .filter((row) => row.attempts > 0 && row.lastError && row.nextAttemptAt > now && row.updatedAt > lastSent);
+    .filter((row) => row.attempts > 0 && row.lastError && row.nextAttemptAt > now)
+    .filter((row) => SMTP_ANSWER.test(row.lastError ?? "") || row.updatedAt > lastSent);
   if (waiting.length === 0) return null;
   const latest = waiting.reduce((a, b) => (b.updatedAt > a.updatedAt ? b : a));
   const nextAt = Math.min(...waiting.map((row) => row.nextAttemptAt));
