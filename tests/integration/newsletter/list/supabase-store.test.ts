@@ -13,14 +13,14 @@ let errors: ReturnType<typeof vi.spyOn>;
 beforeAll(async () => {
   stub = await startStubSupabase();
   store = openSupabaseList({ url: stub.url, anonKey: stub.anonKey, timeoutMs: TIME_BOX_MS });
-});
+}, 120_000); // PGlite's first start compiles its WebAssembly
 
 afterAll(async () => {
   await stub.close();
 });
 
-afterEach(() => {
-  stub.reset();
+afterEach(async () => {
+  await stub.reset();
   vi.restoreAllMocks();
 });
 
@@ -29,10 +29,10 @@ function captureErrors() {
   return () => errors.mock.calls.flat().map(String).join("\n");
 }
 
-describe("the Supabase store (against a PostgREST stub over HTTP)", () => {
+describe("the Supabase store (against the stand-in's PostgREST over HTTP, the real migrations on PGlite)", () => {
   it("inserts one row { email } without asking for it back, and answers 'subscribed' on 201", async () => {
     expect((await store.signUp("ada@example.com")).outcome).toBe("subscribed");
-    expect(stub.storedEmails).toEqual(["ada@example.com"]);
+    expect(await stub.storedEmails()).toEqual(["ada@example.com"]);
     const [request] = stub.requests;
     expect(request).toMatchObject({ method: "POST", path: "/rest/v1/newsletter_subscribers" });
     expect(request!.query).not.toContain("select");
@@ -42,11 +42,11 @@ describe("the Supabase store (against a PostgREST stub over HTTP)", () => {
   });
 
   it("unsubscribes through the database function and says whether the token belonged to anyone", async () => {
-    stub.seedEmails("leave@example.com");
-    const token = stub.tokenOf("leave@example.com")!;
+    await stub.seedEmails("leave@example.com");
+    const token = (await stub.tokenOf("leave@example.com"))!;
     expect(await store.unsubscribe("3f1e2d4c-5b6a-4789-8abc-def012345678")).toBe("unknown");
     expect(await store.unsubscribe(token)).toBe("removed");
-    expect(stub.storedEmails).toEqual([]);
+    expect(await stub.storedEmails()).toEqual([]);
     expect(await store.unsubscribe(token)).toBe("unknown");
     // Not a token at all: PostgREST is not even asked.
     expect(await store.unsubscribe("not-a-token")).toBe("unknown");
@@ -54,9 +54,9 @@ describe("the Supabase store (against a PostgREST stub over HTTP)", () => {
   });
 
   it("answers 'duplicate' on 409 / 23505, for a case variant too", async () => {
-    stub.seedEmails("ada@example.com");
+    await stub.seedEmails("ada@example.com");
     expect((await store.signUp("ADA@example.com")).outcome).toBe("duplicate");
-    expect(stub.storedEmails).toEqual(["ada@example.com"]);
+    expect(await stub.storedEmails()).toEqual(["ada@example.com"]);
   });
 
   it("answers 'failed' on a 500 with a PostgREST error, and logs the cause without the address", async () => {

@@ -1,0 +1,15 @@
+import { PGlite } from "@electric-sql/pglite";
+import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
+let t = performance.now();
+const a = await PGlite.create({ extensions: { pgcrypto } });
+console.log("first", performance.now() - t);
+t = performance.now();
+const b = await PGlite.create({ extensions: { pgcrypto } });
+console.log("second", performance.now() - t);
+t = performance.now();
+const dump = await b.dumpDataDir("none");
+console.log("dump", performance.now() - t, dump.size);
+t = performance.now();
+const c = await PGlite.create({ extensions: { pgcrypto }, loadDataDir: dump });
+console.log("from dump", performance.now() - t);
+await c.query("select 1");
