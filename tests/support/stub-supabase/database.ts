@@ -5,9 +5,16 @@
  *
  * Run by `node` through stub.ts too: erasable TypeScript only.
  */
-import { readdir } from "node:fs/promises";
-import type { PGlite } from "@electric-sql/pglite";
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { asRole, freshSupabaseDatabase, migrate, storeSigningKey } from "../pglite-migrations.ts";
+
+const MIGRATIONS = new URL("../../../supabase/migrations/", import.meta.url);
+const PGLITE_PACKAGE = new URL("../../../node_modules/@electric-sql/pglite/package.json", import.meta.url);
 
 /** A row of the list as the table holds it, every column the migrations made. */
 export type SubscriberRow = Record<string, unknown> & {
@@ -24,13 +31,34 @@ export type SubscriberRow = Record<string, unknown> & {
   confirmed_at: Date | null;
 };
 
+/**
+ * A new database after every migration. Its files are kept in the temporary folder, once for these migrations and
+ * this PGlite: a stand-in that loads them skips initdb and the migrations, most of its start.
+ */
+async function migratedDatabase(): Promise<PGlite> {
+  const names = (await readdir(MIGRATIONS)).filter((name) => name.endsWith(".sql")).sort();
+  const hash = createHash("sha256").update(await readFile(PGLITE_PACKAGE));
+  for (const name of names) hash.update(`${name}\n`).update(await readFile(new URL(name, MIGRATIONS)));
+  const file = path.join(tmpdir(), "stub-supabase-pglite", `${hash.digest("hex").slice(0, 32)}.tar`);
+  try {
+    return await PGlite.create({ extensions: { pgcrypto }, loadDataDir: new Blob([await readFile(file)]) });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const db = await freshSupabaseDatabase();
+  await migrate(db, ...names);
+  const files = await db.dumpDataDir("none");
+  // Written aside and renamed: a test file starting at the same moment reads a whole copy or none.
+  await mkdir(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.partial`;
+  await writeFile(partial, Buffer.from(await files.arrayBuffer()));
+  await rename(partial, file);
+  return db;
+}
+
 /** The database of a new stand-in: migrated, and holding the signing key when one is given. */
 export async function startDatabase(signingKey: string | undefined): Promise<PGlite> {
-  const db = await freshSupabaseDatabase();
-  const names = (await readdir(new URL("../../../supabase/migrations/", import.meta.url))).filter((name) =>
-    name.endsWith(".sql"),
-  );
-  await migrate(db, ...names.sort());
+  const db = await migratedDatabase();
   if (signingKey !== undefined) await storeSigningKey(db, signingKey);
   await warmUp(db);
   return db;
