@@ -3,16 +3,19 @@ import { openSupabaseList } from "~/newsletter/list/supabase/supabase-list.serve
 import { freePort } from "../../../support/production-server";
 import { startStubSupabase, type StubSupabase } from "../../../support/stub-supabase/stub";
 
-// Short, so the time-box cases stay fast; the stub's delays are chosen well beyond it.
+// Short, so the time-box cases stay fast; the stand-in's delays are chosen well beyond it. The other cases wait as
+// long as the site does: the database answers them, and on a busy machine that can take longer than this.
 const TIME_BOX_MS = 300;
 
 let stub: StubSupabase;
 let store: ReturnType<typeof openSupabaseList>;
+let boxed: ReturnType<typeof openSupabaseList>;
 let errors: ReturnType<typeof vi.spyOn>;
 
 beforeAll(async () => {
   stub = await startStubSupabase();
-  store = openSupabaseList({ url: stub.url, anonKey: stub.anonKey, timeoutMs: TIME_BOX_MS });
+  store = openSupabaseList({ url: stub.url, anonKey: stub.anonKey });
+  boxed = openSupabaseList({ url: stub.url, anonKey: stub.anonKey, timeoutMs: TIME_BOX_MS });
 }, 120_000); // PGlite's first start compiles its WebAssembly
 
 afterAll(async () => {
@@ -95,7 +98,7 @@ describe("the Supabase store (against the stand-in's PostgREST over HTTP, the re
     const logged = captureErrors();
     stub.setInsertBehaviour({ kind: "store", delayMs: 3_000 });
     const started = performance.now();
-    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
+    expect((await boxed.signUp("ada@example.com")).outcome).toBe("failed");
     // A generous bound: far below the stub's delay, so the time box, not the answer, ended the wait.
     expect(performance.now() - started).toBeLessThan(2_500);
     expect(logged()).toMatch(/abort|timeout|time box/i);
@@ -105,7 +108,7 @@ describe("the Supabase store (against the stand-in's PostgREST over HTTP, the re
     captureErrors();
     stub.setInsertBehaviour({ kind: "hang" });
     const started = performance.now();
-    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
+    expect((await boxed.signUp("ada@example.com")).outcome).toBe("failed");
     expect(performance.now() - started).toBeLessThan(2_500);
   });
 
