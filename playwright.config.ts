@@ -62,7 +62,8 @@ function serversOf(own: StandIns) {
     {
       command: "node tests/support/stub-supabase/main.ts",
       url: `${own.stub}/__stub/state`,
-      env: { STUB_PORT: port(own.stub), STUB_ANON_KEY: own.stubAnonKey },
+      // The pages' tests script the edge function alone: no database to start behind the stand-in.
+      env: { STUB_PORT: port(own.stub), STUB_ANON_KEY: own.stubAnonKey, STUB_DATABASE: "off" },
       gracefulShutdown: { signal: "SIGTERM" as const, timeout: 5_000 },
     },
     appServer(own.app, { DATA_DIR: own.dataDir }),

@@ -1,5 +1,6 @@
 // The Supabase stand-in of the tests (tests/support/stub-supabase/stub.ts), as its own process: it answers a latest post,
-// and the benchmark makes its edge function hang for the page-time measure.
+// and the benchmark makes its edge function hang for the page-time measure. The bench never reaches the list, so the
+// stand-in starts without its database (PGlite would take seconds of the machine the bench measures).
 import { startProcess } from "./processes.mjs";
 
 export async function startSupabaseStub() {
@@ -7,7 +8,7 @@ export async function startSupabaseStub() {
     "stub-supabase",
     process.execPath,
     ["tests/support/stub-supabase/main.ts"],
-    { ...process.env, STUB_PORT: "0" },
+    { ...process.env, STUB_PORT: "0", STUB_DATABASE: "off" },
     (output) => {
       const match = /ready at (\S+) anonKey=(\S+)/.exec(output);
       return match ? { url: match[1] ?? "", anonKey: match[2] ?? "" } : undefined;

@@ -20,7 +20,7 @@ const failureLines = (app: ServerProcess) => app.output().match(/Failed to fetch
 let stub: StubSupabase;
 
 beforeAll(async () => {
-  stub = await startStubSupabase();
+  stub = await startStubSupabase({ database: false });
 });
 
 afterAll(async () => {
@@ -43,8 +43,8 @@ describe("home page with the cache on (TTL 300 s)", () => {
     await Promise.all([first?.stop(), second?.stop()]);
   });
 
-  beforeEach(() => {
-    stub.reset();
+  beforeEach(async () => {
+    await stub.reset();
   });
 
   it("two views inside the TTL make one function call, and both show the card", async () => {
@@ -82,8 +82,8 @@ describe("home page with the cache off (TTL 0), timeout 300 ms", () => {
     await app?.stop();
   });
 
-  beforeEach(() => {
-    stub.reset();
+  beforeEach(async () => {
+    await stub.reset();
   });
 
   it("shows the card with the escaped text, the label and the social link, and never the anon key", async () => {
@@ -147,7 +147,7 @@ describe("a slow function (3 s) with a 500 ms time box and the cache on", () => 
   });
 
   it("answers the first page within the time box without the card, and a page after the answer with it", async () => {
-    stub.reset();
+    await stub.reset();
     stub.setFunctionBehaviour({ kind: "text", text: "Slow but worth it.", delayMs: 3_000 });
     const first = await view(app);
     expect(first.status).toBe(200);

@@ -27,15 +27,15 @@ function source(overrides: Partial<LatestPostSourceOptions> = {}) {
 }
 
 beforeAll(async () => {
-  stub = await startStubSupabase();
+  stub = await startStubSupabase({ database: false });
 });
 
 afterAll(async () => {
   await stub?.close();
 });
 
-beforeEach(() => {
-  stub.reset();
+beforeEach(async () => {
+  await stub.reset();
   lines = [];
 });
 
@@ -128,7 +128,7 @@ describe("latest post: one call of get-latest-tweet", () => {
   });
 
   it("answers null and logs the network error when nothing listens", async () => {
-    const closed = await startStubSupabase();
+    const closed = await startStubSupabase({ database: false });
     const url = closed.url;
     await closed.close();
     await expect(source({ supabaseUrl: url }).get()).resolves.toBeNull();

@@ -116,7 +116,7 @@ describe("rendered pages", () => {
   let server: ServerProcess;
 
   beforeAll(async () => {
-    stub = await startStubSupabase();
+    stub = await startStubSupabase({ database: false });
     server = await startServer({ env: { SUPABASE_URL: stub.url, SUPABASE_ANON_KEY: stub.anonKey } });
   });
 

@@ -9,7 +9,7 @@ let stub: StubSupabase;
 let server: ServerProcess;
 
 beforeAll(async () => {
-  stub = await startStubSupabase();
+  stub = await startStubSupabase({ database: false });
   server = await harness.start({ SUPABASE_URL: stub.url, SUPABASE_ANON_KEY: stub.anonKey });
 });
 afterAll(async () => {

@@ -1,11 +1,14 @@
 /**
- * Runs the Supabase stub as its own process (the bench uses it so; the browser tests start it in their global setup):
+ * Runs the Supabase stand-in as its own process (the bench uses it so; the browser tests start it in their global
+ * setup):
  *
  *   STUB_PORT=54321 node tests/support/stub-supabase/main.ts
  *
  * Browser tests script it over HTTP through the /__stub/ control endpoints (see stub.ts); use
- * `${url}/__stub/state` as the readiness URL.
- * Env: STUB_PORT (default 54321, 0 for any free port), STUB_HOST (default 127.0.0.1), STUB_ANON_KEY (optional).
+ * `${url}/__stub/state` as the readiness URL. It prints its ready line once its database is migrated.
+ * Env: STUB_PORT (default 54321, 0 for any free port), STUB_HOST (default 127.0.0.1), STUB_ANON_KEY (optional),
+ * STUB_SERVICE_ROLE_KEY and STUB_SIGNING_KEY (optional), STUB_DATABASE=off (the edge function alone: no PGlite to
+ * start, the list's calls answer 503).
  */
 
 // Plain node needs the .ts extension on a relative import, but tsc refuses a literal one without
@@ -29,6 +32,9 @@ const stub = await startStubSupabase({
   port: portFromEnv(process.env.STUB_PORT),
   host: process.env.STUB_HOST || "127.0.0.1",
   anonKey: process.env.STUB_ANON_KEY || undefined,
+  serviceRoleKey: process.env.STUB_SERVICE_ROLE_KEY || undefined,
+  signingKey: process.env.STUB_SIGNING_KEY || undefined,
+  database: process.env.STUB_DATABASE !== "off",
 });
 
 console.log(`stub-supabase ready at ${stub.url} anonKey=${stub.anonKey}`);

@@ -1,7 +1,7 @@
-// What the Supabase stub answers with, and how it reads a request: PostgREST's error bodies, the migration's row
-// checks, the gateway's HTML page. Run by plain node too (main.ts): erasable TypeScript only.
+// What the Supabase stand-in answers with, and how it reads a request: PostgREST's error bodies, the gateway's HTML
+// page. Run by plain node too (main.ts): erasable TypeScript only.
 import type { IncomingMessage } from "node:http";
-import { CHECK_CONSTRAINT, MAX_EMAIL_LENGTH, type PostgrestErrorBody, TABLE, UNIQUE_INDEX } from "./types.ts";
+import type { PostgrestErrorBody } from "./types.ts";
 
 export const GATEWAY_HTML =
   "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n" +
@@ -29,59 +29,6 @@ export interface Reply {
 
 export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): Reply {
   return { status: statusCode, headers: { "content-type": JSON_TYPE, ...headers }, body: JSON.stringify(body) };
-}
-
-// PostgREST reports a permission failure to the anon role as 401 (403 is for signed-in roles).
-export const PERMISSION_DENIED = json(401, pgError("42501", `permission denied for table ${TABLE}`));
-
-/** Mirrors the migration: RLS policy first, then the check constraint, then the unique index. */
-export function checkRow(row: Record<string, unknown>, taken: Set<string>): Reply | null {
-  for (const column of Object.keys(row)) {
-    if (column === "email") continue;
-    // id and created_at exist but anon may only insert email (column-level grant).
-    if (column === "id" || column === "created_at") return PERMISSION_DENIED;
-    return json(400, pgError("PGRST204", `Could not find the '${column}' column of '${TABLE}' in the schema cache`));
-  }
-  const raw = row.email;
-  if (raw === undefined || raw === null) {
-    return json(
-      400,
-      pgError(
-        "23502",
-        `null value in column "email" of relation "${TABLE}" violates not-null constraint`,
-        "Failing row contains (null).",
-      ),
-    );
-  }
-  // PostgREST lets Postgres coerce JSON scalars into the text column.
-  const email = typeof raw === "string" ? raw : JSON.stringify(raw);
-  const length = [...email].length;
-  if (!(length <= MAX_EMAIL_LENGTH && email.indexOf("@") > 0)) {
-    return json(401, pgError("42501", `new row violates row-level security policy for table "${TABLE}"`));
-  }
-  if (/\s/.test(email) || !/^[^@]+@[^@]+$/.test(email)) {
-    return json(
-      400,
-      pgError(
-        "23514",
-        `new row for relation "${TABLE}" violates check constraint "${CHECK_CONSTRAINT}"`,
-        `Failing row contains (${email}).`,
-      ),
-    );
-  }
-  const key = email.toLowerCase();
-  if (taken.has(key)) {
-    return json(
-      409,
-      pgError(
-        "23505",
-        `duplicate key value violates unique constraint "${UNIQUE_INDEX}"`,
-        `Key (lower(email))=(${key}) already exists.`,
-      ),
-    );
-  }
-  taken.add(key);
-  return null;
 }
 
 export function headerRecord(request: IncomingMessage): Record<string, string> {

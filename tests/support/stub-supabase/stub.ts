@@ -1,13 +1,13 @@
 /**
- * A real HTTP server that answers the two Supabase calls the site makes (PostgREST insert into
- * newsletter_subscribers, and the get-latest-tweet edge function) the way the hosted services do, so the
- * unmodified supabase-js client can be exercised end to end without a network.
+ * A real HTTP server in front of the real migrations: Supabase's API as the site's unmodified supabase-js client
+ * reaches it (PostgREST's table and function calls, the get-latest-tweet edge function), so the list is tested end to
+ * end without a network and with no rule of its own here: PostgREST's calls run on PGlite (database.ts, postgrest.ts).
+ * What a test scripts in front of it (a failure, a delay, a hang, the edge function's answers) is HTTP only.
  *
- * In parts: its names and shapes (types.ts), the scripted behaviours (behaviours.ts), the replies and
- * row checks (replies.ts), the three services (handlers.ts); here, the server, the /__stub/ control API and the handle
- * tests hold. Run directly by `node` (type stripping) from main.ts, so every part stays within erasable
- * TypeScript (no enums, namespaces or parameter properties, type-only imports marked `type`) and imports its
- * siblings with their `.ts` extension.
+ * In parts: its names and shapes (types.ts), the scripted behaviours (behaviours.ts), the replies (replies.ts), the
+ * services (handlers.ts); here, the server, the /__stub/ control API and the handle tests hold. Run directly by `node`
+ * (type stripping) from main.ts, so every part stays within erasable TypeScript (no enums, namespaces or parameter
+ * properties, type-only imports marked `type`) and imports its siblings with their `.ts` extension.
  */
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,51 +19,45 @@ import {
   parseFunctionBehaviour,
   parseInsertBehaviour,
 } from "./behaviours.ts";
-import { handleFunctions, handleRest, handleRpc, type StubData, type StubIo, storeEmail } from "./handlers.ts";
+import { emptyList, rowOf, rows, seed, startDatabase } from "./database.ts";
+import { handleFunctions, handleRest, type StubData, type StubIo } from "./handlers.ts";
 import { CORS_HEADERS, headerRecord, json, parseJson, readBody, type Reply } from "./replies.ts";
-import { createImportRpc } from "./import.ts";
-import { createSuppressionRpcs } from "./suppression.ts";
-import { FAKE_ANON_KEY, type RecordedRequest, type StubOptions, type StubState, type StubSupabase } from "./types.ts";
+import {
+  FAKE_ANON_KEY,
+  type RecordedRequest,
+  STUB_SERVICE_ROLE_KEY,
+  type StubOptions,
+  type StubState,
+  type StubSupabase,
+} from "./types.ts";
 
 export * from "./types.ts";
+export type { SubscriberRow } from "./database.ts";
 export { parseFunctionBehaviour, parseInsertBehaviour } from "./behaviours.ts";
 
-/** A stub that has seen nothing, holds no address and answers as the real services do. */
-const emptyData = (): Omit<StubData, "anonKey" | "confirmations" | "serviceRoleKey" | "suppression" | "imports"> => ({
+/** A stand-in that has seen nothing and answers as the real services do. */
+const emptyLog = (): Omit<StubData, "anonKey" | "serviceRoleKey" | "db"> => ({
   requests: [],
   inserts: [],
   insertCalls: 0,
   functionCalls: 0,
   unsubscribeCalls: 0,
-  stored: new Map(),
-  tokens: new Map(),
   insertBehaviour: DEFAULT_INSERT_BEHAVIOUR,
   functionBehaviour: DEFAULT_FUNCTION_BEHAVIOUR,
 });
 
 export async function startStubSupabase(options: StubOptions = {}): Promise<StubSupabase> {
   const host = options.host ?? "127.0.0.1";
+  const db = options.database === false ? null : await startDatabase(options.signingKey);
   const data: StubData = {
     anonKey: options.anonKey ?? FAKE_ANON_KEY,
-    serviceRoleKey: options.serviceRoleKey,
-    // Bound to `data`, not to its maps: a reset replaces them.
-    confirmations:
-      options.confirmations?.({
-        has: (lower) => data.stored.has(lower),
-        add: (email) => storeEmail(data, email),
-        remove: (lower) => {
-          data.stored.delete(lower);
-          data.tokens.delete(lower);
-        },
-        suppressed: (lower) => data.suppression.isSuppressed(lower),
-      }) ?? null,
-    suppression: createSuppressionRpcs(options.signingKey, (lower) => data.stored.has(lower)),
-    imports: createImportRpc({
-      has: (lower) => data.stored.has(lower),
-      add: (email) => storeEmail(data, email),
-      suppress: (email, reason, detail, at) => data.suppression.record(email, reason, detail, at),
-    }),
-    ...emptyData(),
+    serviceRoleKey: options.serviceRoleKey ?? STUB_SERVICE_ROLE_KEY,
+    db,
+    ...emptyLog(),
+  };
+  const database = () => {
+    if (!db) throw new Error("this stand-in was started without its database ({ database: false })");
+    return db;
   };
   const hung = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
@@ -98,40 +92,38 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     hung.clear();
   }
 
-  function state(): StubState {
+  const storedEmails = async () => (db ? (await rows(db)).map((row) => row.email) : []);
+
+  async function state(): Promise<StubState> {
     return {
       functionCalls: data.functionCalls,
       insertCalls: data.insertCalls,
       inserts: structuredClone(data.inserts),
-      storedEmails: [...data.stored.values()],
+      storedEmails: await storedEmails(),
       insertBehaviour: data.insertBehaviour,
       functionBehaviour: data.functionBehaviour,
       requests: structuredClone(data.requests),
     };
   }
 
-  function reset(): void {
-    Object.assign(data, emptyData());
-    data.confirmations?.reset();
-    data.suppression.reset();
-    data.imports.reset();
+  async function reset(): Promise<void> {
+    Object.assign(data, emptyLog());
     dropPending();
+    if (db) await emptyList(db);
   }
 
-  function seedEmails(...emails: string[]): void {
-    for (const email of emails) storeEmail(data, email);
-  }
+  const seedEmails = (...emails: string[]) => seed(database(), emails);
 
-  function handleControl(response: ServerResponse, request: RecordedRequest, action: string): void {
+  async function handleControl(response: ServerResponse, request: RecordedRequest, action: string): Promise<void> {
     const ok: Reply = { status: 204 };
     try {
-      if (request.method === "GET" && action === "state") return io.send(response, json(200, state()));
+      if (request.method === "GET" && action === "state") return io.send(response, json(200, await state()));
       if (request.method !== "POST") return io.send(response, json(405, { error: "use POST (or GET /__stub/state)" }));
       const parsed = request.body === "" ? { ok: true as const, value: undefined } : parseJson(request.body);
       if (!parsed.ok) return io.send(response, json(400, { error: "body must be JSON" }));
       switch (action) {
         case "reset":
-          reset();
+          await reset();
           return io.send(response, ok);
         case "insert":
           data.insertBehaviour = parseInsertBehaviour(parsed.value);
@@ -144,7 +136,7 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
           if (!Array.isArray(emails) || !emails.every((email) => typeof email === "string")) {
             return io.send(response, json(400, { error: 'body must be {"emails": string[]}' }));
           }
-          seedEmails(...emails);
+          await seedEmails(...emails);
           return io.send(response, ok);
         }
         default:
@@ -173,13 +165,11 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
       }
 
       const control = /^\/__stub\/([^/]+)$/.exec(url.pathname);
-      if (control) return handleControl(response, recorded, control[1] ?? "");
+      if (control) return await handleControl(response, recorded, control[1] ?? "");
 
       data.requests.push(recorded);
-      const rpc = /^\/rest\/v1\/rpc\/([^/]+)$/.exec(url.pathname);
-      if (rpc) return handleRpc(data, io, response, recorded, decodeURIComponent(rpc[1] ?? ""));
-      const rest = /^\/rest\/v1\/([^/]+)$/.exec(url.pathname);
-      if (rest) return handleRest(data, io, response, recorded, decodeURIComponent(rest[1] ?? ""));
+      const rest = /^\/rest\/v1\/(.+)$/.exec(url.pathname);
+      if (rest) return await handleRest(data, io, response, recorded, rest[1] ?? "");
       const fn = /^\/functions\/v1\/([^/]+)$/.exec(url.pathname);
       if (fn) return handleFunctions(data, io, response, recorded, decodeURIComponent(fn[1] ?? ""));
       io.send(response, json(404, { message: "no Route matched with those values" }));
@@ -204,6 +194,10 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
   return {
     url,
     anonKey: data.anonKey,
+    serviceRoleKey: data.serviceRoleKey,
+    get db() {
+      return database();
+    },
     get requests() {
       return data.requests;
     },
@@ -219,12 +213,11 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     get unsubscribeCalls() {
       return data.unsubscribeCalls;
     },
-    tokenOf(email: string) {
-      return data.tokens.get(email.toLowerCase());
-    },
-    get storedEmails() {
-      return [...data.stored.values()];
-    },
+    callsOf: (name) => data.requests.filter((request) => request.path === `/rest/v1/rpc/${name}`).length,
+    storedEmails,
+    rowOf: (email) => rowOf(database(), email),
+    tokenOf: async (email) => (await rowOf(database(), email))?.unsubscribe_token,
+    suppressedReason: async (email) => (await rowOf(database(), email))?.suppressed_reason ?? null,
     setInsertBehaviour(behaviour) {
       data.insertBehaviour = parseInsertBehaviour(behaviour);
     },
@@ -234,16 +227,14 @@ export async function startStubSupabase(options: StubOptions = {}): Promise<Stub
     seedEmails,
     reset,
     state,
-    confirmations: data.confirmations,
-    suppression: data.suppression,
-    imports: data.imports,
-    close() {
+    async close() {
       dropPending();
-      return new Promise<void>((resolve, reject) => {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive sockets would otherwise hold close() open until they time out.
         server.closeAllConnections();
       });
+      await db?.close();
     },
   };
 }

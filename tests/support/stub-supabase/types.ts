@@ -1,17 +1,15 @@
-// The Supabase stub's names and shapes (tests/support/stub-supabase/stub.ts): what the site's calls and the tests see.
-// Run by plain node too (main.ts): erasable TypeScript only, type-only imports marked `type`.
+// The Supabase stand-in's names and shapes (tests/support/stub-supabase/stub.ts): what the site's calls and the tests
+// see. Run by plain node too (main.ts): erasable TypeScript only, type-only imports marked `type`.
+import type { PGlite } from "@electric-sql/pglite";
+import type { SubscriberRow } from "./database.ts";
 
-import type { ConfirmRows, ConfirmRpcs } from "./confirm.ts";
-import type { ImportRpc } from "./import.ts";
-import type { SuppressionRpcs } from "./suppression.ts";
 export const TABLE = "newsletter_subscribers";
 export const FUNCTION_NAME = "get-latest-tweet";
 /** The database function of the unsubscribe migration, called as PostgREST's POST /rest/v1/rpc/<name>. */
 export const UNSUBSCRIBE_FUNCTION = "unsubscribe_newsletter";
 export const DEFAULT_LATEST_POST_TEXT = "Day one of the challenge: shipping small things, learning in public.";
-export const UNIQUE_INDEX = "newsletter_subscribers_email_lower_key";
-export const CHECK_CONSTRAINT = "newsletter_subscribers_email_check";
-export const MAX_EMAIL_LENGTH = 255;
+/** The service role key of a stand-in not given one: the owner's commands use it. */
+export const STUB_SERVICE_ROLE_KEY = "stub-service-role-key";
 
 /** Same shape as PostgREST's error body; supabase-js hands it to the caller unchanged as `error`. */
 export interface PostgrestErrorBody {
@@ -26,9 +24,13 @@ interface Delay {
   delayMs?: number;
 }
 
+/**
+ * How PostgREST answers (the table and every database function): by default the database's own answer, or a failure,
+ * a delay or a hang the test scripts in front of it.
+ */
 export type InsertBehaviour = Delay &
   (
-    | { kind: "store" } // the default: act like the migrated table (201, 409 on a case-insensitive duplicate, …)
+    | { kind: "store" } // the default: the database's answer (after the delay, if any)
     | { kind: "error"; status?: number; body?: PostgrestErrorBody } // default 500 with a PostgREST-shaped body
     | { kind: "non-json"; status?: number; body?: string; contentType?: string } // default 502 HTML gateway page
     | { kind: "hang" } // never answers until reset() or close()
@@ -69,6 +71,9 @@ export interface StubSupabase {
   /** Base URL to give createClient, e.g. http://127.0.0.1:54321 (no trailing slash). */
   readonly url: string;
   readonly anonKey: string;
+  readonly serviceRoleKey: string;
+  /** The database behind PostgREST (the real migrations on PGlite), for what the owner does in the SQL editor. */
+  readonly db: PGlite;
   /** Every request except CORS preflights and /__stub/ control calls, oldest first. */
   readonly requests: readonly RecordedRequest[];
   /** Invocations of get-latest-tweet (preflights excluded). */
@@ -77,25 +82,25 @@ export interface StubSupabase {
   readonly insertCalls: number;
   /** Every row received by the newsletter table, parsed, in order, whatever the outcome. */
   readonly inserts: readonly Record<string, unknown>[];
-  /** Addresses the "table" holds, as sent (the duplicate check compares them lower-cased). */
-  readonly storedEmails: readonly string[];
   /** Calls of the unsubscribe function, whatever their outcome. */
   readonly unsubscribeCalls: number;
-  /** The unsubscribe token the "table" gave this address (any letter case), as the column default would. */
-  tokenOf(email: string): string | undefined;
+  /** Calls of this database function (POST /rest/v1/rpc/<name>), whatever their outcome. */
+  callsOf(name: string): number;
+  /** The addresses the table holds, oldest first, as written. */
+  storedEmails(): Promise<string[]>;
+  /** The row of this address (any letter case), every column, or undefined. */
+  rowOf(email: string): Promise<SubscriberRow | undefined>;
+  /** The unsubscribe token the table gave this address (any letter case). */
+  tokenOf(email: string): Promise<string | undefined>;
+  /** The reason this address's row is suppressed for, or null (also when it is not on the list). */
+  suppressedReason(email: string): Promise<SubscriberRow["suppressed_reason"]>;
   setInsertBehaviour(behaviour: InsertBehaviour): void;
   setFunctionBehaviour(behaviour: FunctionBehaviour): void;
-  /** Pretend these addresses were subscribed earlier (not logged as inserts). */
-  seedEmails(...emails: string[]): void;
-  /** Clears log, stored addresses and behaviours, and drops any hung requests. */
-  reset(): void;
-  /** The double opt-in functions' state, when started with `confirmations`. */
-  readonly confirmations: ConfirmRpcs | null;
-  /** The suppression functions' state (always answered, as the migration is applied). */
-  readonly suppression: SuppressionRpcs;
-  /** The import function's state (always answered, as the migration is applied). */
-  readonly imports: ImportRpc;
-  state(): StubState;
+  /** Readers who signed up earlier, confirmed (not logged as requests). */
+  seedEmails(...emails: string[]): Promise<void>;
+  /** Clears the log, the list (keeping the keys) and the behaviours, and drops any hung requests. */
+  reset(): Promise<void>;
+  state(): Promise<StubState>;
   close(): Promise<void>;
 }
 
@@ -103,18 +108,20 @@ export interface StubOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   host?: string;
-  /**
-   * Answer the double opt-in functions too, e.g. `(rows) => createConfirmRpcs(key, rows)` from
-   * confirm.ts (given from outside: node runs the stub alone, without that one).
-   */
-  confirmations?: (rows: ConfirmRows) => ConfirmRpcs;
-  /** The service role key: with it, and only with it, the table can be read (the update command, never the server). */
-  serviceRoleKey?: string;
   anonKey?: string;
-  /** The confirm_signing_key the "database" holds: suppression calls signed with it are accepted. */
+  /** The service role key: with it, and only with it, the table can be read (the owner's commands, never the server). */
+  serviceRoleKey?: string;
+  /**
+   * The confirm_signing_key the owner stored in the database: with it sign-ups wait for a confirmation, and the
+   * server's signed calls are accepted.
+   */
   signingKey?: string;
+  /**
+   * false: no database (PGlite takes seconds to start), for tests of the edge function alone; the list's calls then
+   * answer 503, as a paused project does.
+   */
+  database?: boolean;
 }
-
 function base64url(value: string): string {
   return Buffer.from(value).toString("base64url");
 }

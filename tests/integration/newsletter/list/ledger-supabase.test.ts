@@ -1,37 +1,32 @@
 /**
  * The ledger's promises with the list in Supabase, end to end: the production server and the owner's commands talk to
  * a thin stand-in of Supabase's HTTP API whose every answer comes from the real migrations on PGlite
- * (tests/support/stub-supabase/pglite-rest.ts); a real SMTP relay on loopback; Mailchimp's own export layout.
+ * (tests/support/stub-supabase/); a real SMTP relay on loopback; Mailchimp's own export layout.
  */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importFixture } from "../../../support/import-fixture";
 import { subscribe } from "../../../support/newsletter/http";
 import { newsletter, sendEnv, writeUpdate } from "../../../support/newsletter/cli";
-import { freshSupabaseDatabase, migrate, storeSigningKey } from "../../../support/pglite-migrations";
 import { serverHarness, type ServerProcess } from "../../../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../../../support/smtp-server";
-import { startPgliteRest, type PgliteRest } from "../../../support/stub-supabase/pglite-rest";
+import { startSignedStub } from "../../../support/stub-supabase/signed-stub";
+import type { StubSupabase } from "../../../support/stub-supabase/stub";
 import { subscribers } from "../../../support/subscribers-cli";
 
 const CONFIRM_SECRET = "c".repeat(40);
 const FIRST = "2026-11-20-first";
 const harness = serverHarness("ledger-supabase-");
 let dir: string;
-let db: PGlite;
-let rest: PgliteRest;
+let rest: StubSupabase;
 let relay: TestSmtpServer;
 let server: ServerProcess;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "ledger-supabase-"));
-  db = await freshSupabaseDatabase();
-  await migrate(db, ...readdirSync(new URL("../../../../supabase/migrations/", import.meta.url)).sort());
-  await storeSigningKey(db, CONFIRM_SECRET);
-  rest = await startPgliteRest(db);
+  rest = await startSignedStub(CONFIRM_SECRET);
   relay = await startSmtpServer();
   server = await harness.start({
     DATA_DIR: path.join(dir, "data"),
@@ -46,7 +41,6 @@ afterAll(async () => {
   await harness.cleanup();
   await relay?.close();
   await rest?.close();
-  await db?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -112,7 +106,7 @@ describe("one ledger, Supabase", () => {
     expect(third.filter((to) => to === "ivan@example.com")).toHaveLength(1);
     expect(third.sort()).toEqual(["ada@example.org", "ivan@example.com", "joan@example.net"]);
     // The owner removes a reader in the SQL editor: the finished send's record stays as it was.
-    await db.query("delete from public.newsletter_subscribers where email = 'joan@example.net'");
+    await rest.db.query("delete from public.newsletter_subscribers where email = 'joan@example.net'");
     const later = await newsletter(sendEnvNow(), ["status"]);
     expect(later.stdout.split("\n").find((text) => text.startsWith(`${FIRST}\t`))).toBe(line);
   }, 240_000);

@@ -19,14 +19,14 @@ const subscribe = (email: string, db = supabase) => insertSubscriber(db, email);
 beforeAll(async () => {
   stub = await startStubSupabase();
   supabase = client();
-});
+}, 120_000); // PGlite's first start compiles its WebAssembly
 
 afterAll(async () => {
   await stub?.close();
 });
 
-beforeEach(() => {
-  stub.reset();
+beforeEach(async () => {
+  await stub.reset();
 });
 
 describe("stub Functions: get-latest-tweet", () => {
@@ -164,7 +164,7 @@ describe("stub control API", () => {
     expect(state.requests).toHaveLength(3);
 
     expect((await control("reset")).status).toBe(204);
-    expect(stub.state()).toMatchObject({ functionCalls: 0, insertCalls: 0, storedEmails: [], requests: [] });
+    expect(await stub.state()).toMatchObject({ functionCalls: 0, insertCalls: 0, storedEmails: [], requests: [] });
     expect((await supabase.functions.invoke("get-latest-tweet")).data).toEqual({ text: DEFAULT_LATEST_POST_TEXT });
   });
 
@@ -174,7 +174,7 @@ describe("stub control API", () => {
     expect(await response.json()).toEqual({ error: "unknown function behaviour kind: explode" });
     expect((await control("insert", { kind: "error", delayMs: -1 })).status).toBe(400);
     expect((await control("emails", { emails: [1] })).status).toBe(400);
-    expect(stub.state().functionBehaviour).toEqual({ kind: "text", text: DEFAULT_LATEST_POST_TEXT });
+    expect((await stub.state()).functionBehaviour).toEqual({ kind: "text", text: DEFAULT_LATEST_POST_TEXT });
   });
 
   it("drops hung requests on reset so the client sees a network error", async () => {

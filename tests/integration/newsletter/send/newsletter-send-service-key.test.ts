@@ -26,7 +26,8 @@ describe("SUPABASE_SERVICE_ROLE_KEY", () => {
   });
 
   it("is asked for by the command when the list lives in Supabase, and nothing is sent or queued", async () => {
-    const stub = await startStubSupabase();
+    // The command refuses before it asks for the list: no database is needed behind the stand-in.
+    const stub = await startStubSupabase({ database: false });
     try {
       const updates = path.join(dir, "updates");
       writeUpdate(updates, "2026-11-20-first", { title: "First" });

@@ -1,6 +1,6 @@
 /**
- * Sending with the list in Supabase: the command reads it with the service role key given to it alone (the stub
- * answers the table's GET as PostgREST does only for that key), one mail per reader with their own unsubscribe link.
+ * Sending with the list in Supabase: the command reads it with the service role key given to it alone (the
+ * stand-in's PostgREST, the real migrations on PGlite, answers the table's GET only for that key), one mail per reader with their own unsubscribe link.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,7 +21,7 @@ beforeAll(async () => {
   writeUpdate(path.join(dir, "updates"), NAME, { title: "First" });
   relay = await startSmtpServer();
   stub = await startStubSupabase({ serviceRoleKey: SERVICE_KEY });
-});
+}, 120_000); // PGlite's first start compiles its WebAssembly
 afterAll(async () => {
   await stub.close();
   await relay.close();
@@ -37,7 +37,7 @@ const env = (key: string) =>
 
 describe("sending with the list in Supabase", () => {
   it("refuses a wrong key with Supabase's words, sending nothing", async () => {
-    stub.seedEmails("a@example.org", "b@example.org");
+    await stub.seedEmails("a@example.org", "b@example.org");
     const run = await newsletter(env("not-the-key"), ["send", NAME]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("Supabase did not give the list: Invalid API key");
@@ -46,7 +46,7 @@ describe("sending with the list in Supabase", () => {
 
   it("reads the readers with the service role key and sends each their own mail once", async () => {
     const emails = Array.from({ length: 25 }, (_, n) => `reader${n}@example.org`);
-    stub.seedEmails(...emails);
+    await stub.seedEmails(...emails);
     const run = await newsletter(env(SERVICE_KEY), ["send", NAME]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain("27 of 27 sent");
@@ -55,7 +55,7 @@ describe("sending with the list in Supabase", () => {
     expect(received.size).toBe(27);
     for (const email of emails) {
       const mail = relay.mails.find((candidate) => candidate.envelopeTo[0] === email)!;
-      expect(mail.parsed.text).toContain(`https://example.com/unsubscribe?token=${stub.tokenOf(email)}`);
+      expect(mail.parsed.text).toContain(`https://example.com/unsubscribe?token=${await stub.tokenOf(email)}`);
     }
   });
 });

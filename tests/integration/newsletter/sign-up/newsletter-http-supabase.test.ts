@@ -1,5 +1,6 @@
 /**
- * The sign-up against the production server over HTTP with Supabase holding the list (the stub PostgREST); the
+ * The sign-up against the production server over HTTP with Supabase holding the list (the stand-in's PostgREST in
+ * front of the real migrations on PGlite); the
  * embedded store: newsletter-http.test.ts. Needs `npm run build` first (`npm test` does it).
  */
 import { existsSync } from "node:fs";
@@ -16,7 +17,7 @@ const start = (env: Record<string, string>) => harness.start(env);
 
 afterAll(() => harness.cleanup());
 
-describe("the sign-up over HTTP, Supabase store (stub PostgREST)", () => {
+describe("the sign-up over HTTP, Supabase store (the stand-in's PostgREST)", () => {
   let stub: StubSupabase;
   let server: ServerProcess;
   let dataDir: string;
@@ -25,7 +26,7 @@ describe("the sign-up over HTTP, Supabase store (stub PostgREST)", () => {
     stub = await startStubSupabase();
     dataDir = scratchDir();
     server = await start({ SUPABASE_URL: stub.url, SUPABASE_ANON_KEY: stub.anonKey, DATA_DIR: dataDir });
-  });
+  }, 120_000); // PGlite's first start compiles its WebAssembly
 
   afterAll(async () => {
     await stub?.close();
@@ -36,7 +37,7 @@ describe("the sign-up over HTTP, Supabase store (stub PostgREST)", () => {
     expect(await subscribe(server.url, "remote@EXAMPLE.com")).toMatchObject({
       message: ALREADY_SUBSCRIBED_TOAST.message,
     });
-    expect(stub.storedEmails).toEqual(["Remote@example.com"]);
+    expect(await stub.storedEmails()).toEqual(["Remote@example.com"]);
     expect(stub.inserts).toEqual([{ email: "Remote@example.com" }, { email: "remote@EXAMPLE.com" }]);
     expect(existsSync(path.join(dataDir, "newsletter.sqlite"))).toBe(false);
   });

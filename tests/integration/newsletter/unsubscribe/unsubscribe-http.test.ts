@@ -1,5 +1,5 @@
 // The unsubscribe page and its action over real HTTP, against the production server: with the embedded store (the
-// token read from its SQLite file, as the owner's export gives it) and with Supabase (the stub's PostgREST RPC).
+// token read from its SQLite file, as the owner's export gives it) and with Supabase (the stand-in's PostgREST RPC, the real migrations on PGlite).
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -171,7 +171,7 @@ describe("unsubscribe, Supabase", () => {
   beforeAll(async () => {
     stub = await startStubSupabase();
     server = await startServer({ env: { SUPABASE_URL: stub.url, SUPABASE_ANON_KEY: stub.anonKey } });
-  });
+  }, 120_000); // PGlite's first start compiles its WebAssembly
 
   afterAll(async () => {
     await server?.stop();
@@ -180,11 +180,11 @@ describe("unsubscribe, Supabase", () => {
 
   it("removes the row through the database function, with the anon key, on the server", async () => {
     await subscribe(server.url, "cloud@example.com");
-    const token = stub.tokenOf("cloud@example.com")!;
+    const token = (await stub.tokenOf("cloud@example.com"))!;
     const response = await post(server, `?token=${token}`, { token });
     expect(response.status).toBe(200);
     expect(await said(response)).toContain("You're unsubscribed");
-    expect(stub.storedEmails).not.toContain("cloud@example.com");
+    expect(await stub.storedEmails()).not.toContain("cloud@example.com");
     const call = stub.requests.find((request) => request.path === `/rest/v1/rpc/${UNSUBSCRIBE_FUNCTION}`);
     expect(call?.method).toBe("POST");
     expect(JSON.parse(call!.body)).toEqual({ token });
@@ -196,7 +196,7 @@ describe("unsubscribe, Supabase", () => {
     const response = await post(server, `?token=${UNKNOWN_TOKEN}`, { token: UNKNOWN_TOKEN });
     expect(response.status).toBe(503);
     expect(await said(response)).toContain("Something went wrong. Please try again later.");
-    stub.reset();
+    await stub.reset();
     expect((await fetch(`${server.url}/`)).status).toBe(200);
   });
 });
