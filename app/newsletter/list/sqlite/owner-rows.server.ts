@@ -3,7 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { backup as onlineBackup, DatabaseSync } from "node:sqlite";
+import { DatabaseSync } from "node:sqlite";
+import { onlineBackup } from "~/newsletter/list/sqlite/online-backup.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
 import { countRows } from "~/newsletter/list/sqlite/connection.server";
 import { writeAtomically } from "~/newsletter/list/sqlite/durable-files.server";
@@ -127,7 +128,7 @@ export function copyDatabase(db: DatabaseSync, target: string, stepPages: number
   return writeAtomically(
     path.resolve(target),
     async (partial) => {
-      await onlineBackup(db, partial, { rate: stepPages });
+      await onlineBackup(db, partial, stepPages);
       return settleCopy(partial);
     },
     { scrapSuffixes: ["-journal", "-wal", "-shm"] },
