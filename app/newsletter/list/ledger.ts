@@ -102,8 +102,9 @@ export function transition(
       if (state === "confirmed") return stay("confirmed", "already subscribed");
       return { to: "pending", tombstone: null, confirmationMail: true };
     case "sign-up-without-mail":
-      // With mail off nothing can confirm the person: a mailbox that left stays left (stored, never mailed).
-      if (state === "left" || state === "confirmed") return stay(state, "already subscribed");
+      // With mail off nothing can confirm the person: a mailbox that left stays left (stored, never mailed), and a
+      // pending sign-up keeps waiting for the confirmation it was mailed.
+      if (state !== "absent") return stay(state, "already subscribed");
       return { to: "confirmed", tombstone: null };
     case "confirm":
       // The person's own confirmation by mail: the one door that lifts their own leaving.
@@ -111,7 +112,9 @@ export function transition(
     case "expire":
       return state === "pending" ? stay(reason ? "left" : "absent") : stay(state);
     case "unsubscribe":
-      return state === "confirmed" || state === "pending" ? leave("unsubscribed") : stay(state, "unknown link");
+      // A mailbox that left by a bounce or an import keeps its row, and the row's link: the reader's own act then
+      // outranks the reason it had.
+      return state === "absent" ? stay(state, "unknown link") : leave("unsubscribed");
     case "complaint":
       return leave("complained");
     case "bounce":
