@@ -22,8 +22,8 @@ export const STARTS: readonly Start[] = [
   { name: "confirmed (imported)", state: "confirmed", reason: null, signedUpHere: false },
   { name: "pending after leaving", state: "pending", reason: "unsubscribed", signedUpHere: true },
   { name: "left: unsubscribed", state: "left", reason: "unsubscribed", signedUpHere: false },
-  { name: "left: complained", state: "left", reason: "complained", signedUpHere: false },
-  { name: "left: bounced", state: "left", reason: "bounced", signedUpHere: false },
+  { name: "left: complained", state: "left", reason: "complained", signedUpHere: true },
+  { name: "left: bounced", state: "left", reason: "bounced", signedUpHere: true },
   { name: "left: imported", state: "left", reason: "imported", signedUpHere: false },
 ];
 

@@ -47,6 +47,8 @@ export function embeddedStore(scratch: string): TableStore & { close(): void } {
         .find((found) => found.email === ADDRESS);
       if (row) await open().unsubscribe(row.unsubscribeToken);
     },
+    // Postmark's Subscription Change with ManualSuppression, as the webhook hands it to the list.
+    "relay-unsubscribe": () => open().suppress(ADDRESS, "unsubscribed", "Postmark ManualSuppression", new Date(now)),
     complaint: () => open().suppress(ADDRESS, "complained", "spam", new Date(now)),
     bounce: () => open().suppress(ADDRESS, "bounced", "550 no such user", new Date(now)),
     remove: async () => open().owner.remove(ADDRESS),

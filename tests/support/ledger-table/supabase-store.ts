@@ -18,7 +18,7 @@ export function supabaseStore(db: PGlite, signingKey: string): TableStore {
       left ? "unsubscribed" : null,
       left ? "said so" : null,
     ]);
-  const suppress = (reason: "bounced" | "complained") =>
+  const suppress = (reason: "bounced" | "complained" | "unsubscribed") =>
     call("service_role", "public.newsletter_suppress($1, $2, 'words', $3, null, null)", [ADDRESS, reason, Date.now()]);
 
   const doors: Record<Door, (() => Promise<unknown>) | null> = {
@@ -68,6 +68,7 @@ export function supabaseStore(db: PGlite, signingKey: string): TableStore {
       );
       if (rows[0]) await call("anon", "public.unsubscribe_newsletter($1)", [rows[0].token]);
     },
+    "relay-unsubscribe": () => suppress("unsubscribed"),
     complaint: () => suppress("complained"),
     bounce: () => suppress("bounced"),
     // The owner's erasure in the SQL editor.
