@@ -24,7 +24,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import {
-  addStoppedColumn,
+  addLaterColumns,
   importOldSendLog,
   OLD_SEND_LOG_FILE_NAME,
   SEND_LOG_SCHEMA,
@@ -143,7 +143,7 @@ export function openOutbox(file: string): Outbox {
     db.exec(INDEXES);
   });
   db.exec(SEND_LOG_SCHEMA);
-  addStoppedColumn(db);
+  addLaterColumns(db);
   importOldSendLog(db, path.join(path.dirname(file), OLD_SEND_LOG_FILE_NAME));
 
   const insert = db.prepare(

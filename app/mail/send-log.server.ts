@@ -25,6 +25,11 @@ export interface SendRecord {
   paused: boolean;
   /** Why the relay stopped it last, with what to fix, until a run goes on or it ends. */
   stopped: string | null;
+  /**
+   * Each mail's refusal (a bounce, a complaint) is noted on its own outbox row: true for a send started by a version
+   * that notes them, false for one started before (its rows never learned who bounced or complained).
+   */
+  refusalsKept: boolean;
 }
 
 export type LockResult =
@@ -67,13 +72,19 @@ export const SEND_LOG_SCHEMA = `
     update_name text not null, since integer not null);
   create table if not exists update_sends (
     update_name text primary key, started_at integer not null, finished_at integer,
-    paused integer not null default 0, stopped text);
+    paused integer not null default 0, stopped text, refusals_kept integer not null default 0);
 `;
 
-/** A file made before a send's stop was noted: the column, empty. */
-export function addStoppedColumn(db: DatabaseSync) {
+/**
+ * A file made before a send's stop was noted, or before each mail's refusal was: the columns. The sends it holds get
+ * `refusals_kept` 0: their rows never learned who bounced or complained, and `status` must not count them as none.
+ */
+export function addLaterColumns(db: DatabaseSync) {
   const columns = db.prepare("select name from pragma_table_info('update_sends')").all() as { name: string }[];
   if (!columns.some((column) => column.name === "stopped")) db.exec("alter table update_sends add column stopped text");
+  if (!columns.some((column) => column.name === "refusals_kept")) {
+    db.exec("alter table update_sends add column refusals_kept integer not null default 0");
+  }
 }
 
 /** The records of an older version's own file come along (the lock does not: its sender is gone by now). */
@@ -116,7 +127,8 @@ export function sendLogOn(db: DatabaseSync): SendLog {
           now,
         );
         db.prepare(
-          "insert into update_sends (update_name, started_at, finished_at, paused) values (?, ?, null, 0) " +
+          // A send resumed keeps what it knew: an older send's first mails stay unrecorded.
+          "insert into update_sends (update_name, started_at, finished_at, paused, refusals_kept) values (?, ?, null, 0, 1) " +
             "on conflict (update_name) do update set finished_at = null, paused = 0, stopped = null",
         ).run(update, now);
         db.exec("commit");
@@ -157,6 +169,7 @@ export function sendLogOn(db: DatabaseSync): SendLog {
           finished_at: number | null;
           paused: number;
           stopped: string | null;
+          refusals_kept: number;
         }[]
       ).map((row) => ({
         update: row.update_name,
@@ -164,6 +177,7 @@ export function sendLogOn(db: DatabaseSync): SendLog {
         finishedAt: row.finished_at,
         paused: row.paused === 1,
         stopped: row.stopped,
+        refusalsKept: row.refusals_kept === 1,
       })),
   };
 }

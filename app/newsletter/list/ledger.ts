@@ -1,7 +1,9 @@
 /**
- * The ledger's rules: every door to the list as a named transition over the state of one mailbox, written once. Pure:
- * the SQLite adapter and the Supabase migration carry out these rules (each in its own SQL), the model-based test
- * drives both stores beside this table, and docs/newsletter.md prints it. See docs/decisions/026-one-ledger.md.
+ * The ledger's rules: every door to the list as a named transition over the state of one mailbox, written once. Pure.
+ * The embedded list asks this table at each door and does only the reading and writing (sqlite/mailbox-state.server.ts
+ * reads the state it is asked about); the Supabase migrations carry the same rules in PL/pgSQL, atomic in the
+ * database, and tests/integration/newsletter/list/ledger-table.test.ts runs every door from every state on both stores
+ * against this table. docs/newsletter.md prints it. See docs/decisions/026-one-ledger.md and 027-ledger-executor.md.
  *
  * A mailbox (app/newsletter/sign-up/mailbox-key.ts folds the spellings that reach one inbox) is in one of four states:
  * - `absent`: the list knows nothing of it;
@@ -41,6 +43,7 @@ export type Door =
   | "confirm"
   | "expire"
   | "unsubscribe"
+  | "relay-unsubscribe"
   | "complaint"
   | "bounce"
   | "remove"
@@ -55,6 +58,7 @@ export const DOORS: readonly Door[] = [
   "confirm",
   "expire",
   "unsubscribe",
+  "relay-unsubscribe",
   "complaint",
   "bounce",
   "remove",
@@ -102,8 +106,9 @@ export function transition(
       if (state === "confirmed") return stay("confirmed", "already subscribed");
       return { to: "pending", tombstone: null, confirmationMail: true };
     case "sign-up-without-mail":
-      // With mail off nothing can confirm the person: a mailbox that left stays left (stored, never mailed).
-      if (state === "left" || state === "confirmed") return stay(state, "already subscribed");
+      // With mail off nothing can confirm the person: a mailbox that left stays left (stored, never mailed), and a
+      // pending sign-up keeps waiting for the confirmation it was mailed.
+      if (state !== "absent") return stay(state, "already subscribed");
       return { to: "confirmed", tombstone: null };
     case "confirm":
       // The person's own confirmation by mail: the one door that lifts their own leaving.
@@ -111,7 +116,13 @@ export function transition(
     case "expire":
       return state === "pending" ? stay(reason ? "left" : "absent") : stay(state);
     case "unsubscribe":
-      return state === "confirmed" || state === "pending" ? leave("unsubscribed") : stay(state, "unknown link");
+      // A mailbox that left by a bounce or an import keeps its row, and the row's link: the reader's own act then
+      // outranks the reason it had.
+      return state === "absent" ? stay(state, "unknown link") : leave("unsubscribed");
+    case "relay-unsubscribe":
+      // The reader's own act reported by the relay (Postmark's ManualSuppression): the relay knows the mailbox even
+      // when the list no longer holds the address, as with a complaint.
+      return leave("unsubscribed");
     case "complaint":
       return leave("complained");
     case "bounce":
@@ -123,9 +134,8 @@ export function transition(
       if (state === "absent") return { to: "confirmed", tombstone: null };
       return stay(state, state === "left" ? "left the list: an import never brings a reader back" : "on the list");
     case "import-left":
-      if (signedUpHere && (state === "pending" || state === "confirmed")) {
-        return stay(state, "signed up here: their own word stands");
-      }
+      // A reader of this mailbox who signed up here by the form keeps their own word, whatever became of it since.
+      if (signedUpHere) return stay(state, "signed up here: their own word stands");
       return leave("imported");
     case "restore":
       // A backup's reader comes back only where the list knows nothing newer of the mailbox.

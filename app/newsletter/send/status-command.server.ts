@@ -51,8 +51,12 @@ export function statusLine(
     if (counts.wait) parts.push(`next try ${when(counts.wait.nextAt)}`);
     if (record)
       parts.push(record.finishedAt ? `finished ${when(record.finishedAt)}` : `started ${when(record.startedAt)}`);
-    if (refusals)
+    if (refusals && record && !record.refusalsKept) {
+      // Sent before each mail's refusal was noted on its row: a 0 here would be a guess, not the send's record.
+      parts.push(`${counts.sent} handed to the relay, bounced and complained not recorded (sent by an older version)`);
+    } else if (refusals) {
       parts.push(`${counts.sent} handed to the relay, ${refusals.bounced} bounced, ${refusals.complained} complained`);
+    }
     state = parts.join(", ");
   }
   return `${name}\t${state}`;

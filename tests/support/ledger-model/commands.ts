@@ -1,6 +1,7 @@
 /**
- * The ledger's model-based test: random sequences of every door (sign-up, confirm, expiry, unsubscribe, complaint,
- * bounce, three soft bounces, the owner's remove, import subscribed and left, backup, restore, unsuppress, a send)
+ * The ledger's model-based test: random sequences of every door (sign-up, a sign-up while mail is off, confirm,
+ * expiry, unsubscribe, complaint, bounce, a relay's unsubscribe (Postmark's ManualSuppression), three soft bounces,
+ * the owner's remove, import subscribed and left, backup, restore, unsuppress, a send)
  * against the real embedded list, beside a small model of what the ledger promises (app/newsletter/list/ledger.ts).
  * After each step `checkInvariants` holds the list to those promises.
  */
@@ -9,16 +10,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { openOutbox, type Outbox } from "~/mail/outbox.server";
-import { subscribersCsv } from "~/newsletter/admin/subscribers-csv.server";
 import { listBackups } from "~/newsletter/backups/backup-folder.server";
 import { restoreBackup } from "~/newsletter/backups/restore.server";
 import { isOwnAct, type LeftReason, strongerReason } from "~/newsletter/list/ledger";
 import { openSqliteList, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { hashToken, type ImportedRow } from "~/newsletter/list/subscriber-list.server";
-import { sendCounts } from "~/newsletter/send/send-command.server";
-import { statusLine } from "~/newsletter/send/status-command.server";
 import { dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { mailboxKey } from "~/newsletter/sign-up/mailbox-key";
+import { checkInvariants, sendLine } from "./invariants";
 
 /** Few addresses, several reaching one inbox, so doors meet often. */
 export const ADDRESSES = [
@@ -44,6 +43,11 @@ export interface Model {
   sends: Map<string, string>;
   /** Confirmation tokens mailed, by address. */
   tokens: Map<string, string>;
+  /**
+   * Addresses that signed up while mail was off: the product stores them confirmed at once, with no consent record
+   * (nothing could be confirmed by mail), as it stores readers from before confirmation existed.
+   */
+  withoutRecord: Set<string>;
 }
 
 /** The real list and what surrounds it: its folder, the backup folder, an outbox, a clock. */
@@ -61,7 +65,14 @@ const scratch = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
 export function newWorld(): { model: Model; real: Real } {
   const dir = mkdtempSync(path.join(scratch, "ledger-model-"));
   return {
-    model: { left: new Map(), backups: [], removed: new Map(), sends: new Map(), tokens: new Map() },
+    model: {
+      left: new Map(),
+      backups: [],
+      removed: new Map(),
+      sends: new Map(),
+      tokens: new Map(),
+      withoutRecord: new Set(),
+    },
     real: {
       dir,
       list: openSqliteList(path.join(dir, "data")),
@@ -108,6 +119,14 @@ const signUp = (email: string) =>
     }
   });
 
+/** The dialog while mail is off (no relay configured): the product stores the reader confirmed, without a mail. */
+const signUpWithoutMail = (email: string) =>
+  door(`signUpWithoutMail(${email})`, async (model, real) => {
+    const signedUp = await real.list.signUp(email);
+    if (signedUp.mail) throw new Error("a sign-up while mail is off asked for a mail");
+    if (signedUp.outcome === "subscribed") model.withoutRecord.add(email.toLowerCase());
+  });
+
 const confirm = (email: string) =>
   door(`confirm(${email})`, async (model, real) => {
     const token = model.tokens.get(email.toLowerCase());
@@ -129,7 +148,7 @@ const unsubscribe = (email: string) =>
     if ((await real.list.unsubscribe(row.unsubscribeToken)) === "removed") leave(model, email, "unsubscribed");
   });
 
-const relayVerdict = (email: string, reason: "complained" | "bounced") =>
+const relayVerdict = (email: string, reason: "complained" | "bounced" | "unsubscribed") =>
   door(`${reason}(${email})`, async (model, real) => {
     await real.list.suppress(email, reason, "the relay's words", new Date(real.now));
     leave(model, email, reason);
@@ -158,10 +177,14 @@ const imported = (email: string, left: boolean, at: number): ImportedRow => ({
 
 const importRow = (email: string, left: boolean) =>
   door(`import${left ? "Left" : "Subscribed"}(${email})`, async (model, real) => {
-    // A reader who signed up here keeps their own word (the precondition read from the list, not the promise).
+    // A reader who signed up here keeps their own word (the precondition read from the list, not the promise): a
+    // consent page on the site, or none (a reader from before confirmation, or one who signed up while mail was off).
     const here = real.list.owner
       .rows()
-      .some((row) => mailbox(row.email) === mailbox(email) && real.list.owner.show(row.email)?.page?.startsWith("/"));
+      .some(
+        (row) =>
+          mailbox(row.email) === mailbox(email) && (real.list.owner.show(row.email)?.page ?? "/").startsWith("/"),
+      );
     real.list.owner.addImported(imported(email, left, real.now));
     if (left && !here) leave(model, email, "imported");
   });
@@ -220,34 +243,6 @@ const send = () =>
     model.sends.set(name, sendLine(real, name));
   });
 
-const sendLine = (real: Real, name: string) => statusLine(name, false, sendCounts(real.outbox, name), undefined, false);
-
-/** The ledger's promises, checked against the real list after every step. */
-export async function checkInvariants(model: Model, real: Real) {
-  const { list } = real;
-  const readers = await list.readers();
-  for (const reader of readers) {
-    if (model.left.has(mailbox(reader.email))) throw new Error(`${reader.email} left and is still mailed`);
-    if (!(await list.isReader(reader.token))) throw new Error(`${reader.email} is a reader the per-mail check refuses`);
-    const record = list.owner.show(reader.email);
-    if (!record?.page) throw new Error(`${reader.email} is a confirmed reader without a consent record`);
-  }
-  const rows = list.owner.rows();
-  const { confirmed, pending } = list.owner.countByState();
-  const exported = subscribersCsv(rows, "https://example.com").trimEnd().split("\n").length - 1;
-  if (new Set([list.owner.count(), rows.length, confirmed + pending, exported]).size !== 1) {
-    throw new Error(`counts disagree: ${list.owner.count()}, ${rows.length}, ${confirmed + pending}, ${exported}`);
-  }
-  const tombstones = real.list.owner.tombstones();
-  if (tombstones.length !== model.left.size) {
-    throw new Error(`${tombstones.length} tombstones, where ${model.left.size} mailboxes left`);
-  }
-  for (const [name, line] of model.sends) {
-    const now = sendLine(real, name);
-    if (now !== line) throw new Error(`a finished send's record changed: ${line} became ${now}`);
-  }
-}
-
 const address = fc.constantFrom(...ADDRESSES);
 
 /** Every door, the common ones weighted over the costly ones (backup and restore each read a file in a child). */
@@ -260,6 +255,9 @@ export const commands = [
   address.map(unsubscribe),
   address.map((email) => relayVerdict(email, "complained")),
   address.map((email) => relayVerdict(email, "bounced")),
+  // Postmark's Subscription Change with ManualSuppression: the reader's own unsubscribe at the relay.
+  address.map((email) => relayVerdict(email, "unsubscribed")),
+  address.map(signUpWithoutMail),
   address.map(softBounces),
   address.map(remove),
   address.map((email) => importRow(email, false)),

@@ -11,7 +11,9 @@ import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type { ConfirmOutcome, Consent, IssueOutcome, Reader, SignUp } from "~/newsletter/list/subscriber-list.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
-import { liftTombstone } from "~/newsletter/list/sqlite/tombstones.server";
+import { transition } from "~/newsletter/list/ledger";
+import { ledgerState, type RowState } from "~/newsletter/list/sqlite/mailbox-state.server";
+import { liftTombstone, SIGNED_UP_HERE } from "~/newsletter/list/sqlite/tombstones.server";
 
 export const DAY_MS = 24 * 60 * 60_000;
 export const PENDING_FOR_MS = 7 * DAY_MS;
@@ -33,22 +35,34 @@ export function expirePending(db: DatabaseSync, now: number): string[] {
 }
 
 /**
- * A sign-up with confirmation: a new address is stored pending (with its consent) and gets a mail; a pending one gets
- * another mail only when the last was asked for 24 hours ago or more; both answer "duplicate" when already there.
+ * A sign-up with confirmation, as the ledger's table says: a new address, or one whose mailbox left, is stored pending
+ * (with its consent) and gets a mail; a pending one gets another mail only when the last was asked for 24 hours ago or
+ * more; a reader is told "duplicate".
  */
 export function signUpPending(db: DatabaseSync, email: string, consent: Consent, now: number, mayMail = true): SignUp {
   return transaction(db, () => {
     expirePending(db, now);
     const found = db
       .prepare(
-        "select id, state, coalesce(confirm_requested_at, created_at) as requested, suppressed_reason as suppressed " +
-          "from newsletter_subscribers where lower(email) = lower(?)",
+        "select id, state, coalesce(confirm_requested_at, created_at) as requested, suppressed_reason as suppressed, " +
+          `${SIGNED_UP_HERE} as here from newsletter_subscribers where lower(email) = lower(?)`,
       )
-      .get(email) as { id: number; state: string; requested: string; suppressed: string | null } | undefined;
-    // A reader who left (or was suppressed) and signs up again is a new sign-up: the person asks, the mail goes.
-    if (found?.suppressed) {
-      if (!mayMail) return { outcome: "subscribed", mail: false, held: true };
-      storeWording(db, consent, now);
+      .get(email) as (RowState & { id: number; requested: string }) | undefined;
+    const { state, reason } = ledgerState(db, email, found);
+    const step = transition(state, "sign-up", reason);
+    if (step.refused) return { outcome: "duplicate", mail: false };
+    if (state === "pending") {
+      // A reminder, at most one a day: the person may have lost the first mail.
+      if (found!.requested > iso(now - RESEND_AFTER_MS)) return { outcome: "duplicate", mail: false };
+      if (!mayMail) return { outcome: "duplicate", mail: false, held: true };
+      db.prepare("update newsletter_subscribers set confirm_requested_at = ? where id = ?").run(iso(now), found!.id);
+      return { outcome: "duplicate", mail: true };
+    }
+    // Over the fair limits: answered as a new sign-up, and nothing stored, so the address can sign up again later.
+    if (!mayMail) return { outcome: "subscribed", mail: false, held: true };
+    storeWording(db, consent, now);
+    if (found) {
+      // The suppressed row of a mailbox that left becomes the new sign-up; its tombstone stays until they confirm.
       db.prepare(
         "update newsletter_subscribers set state = 'pending', created_at = ?1, unsubscribe_token = ?2, " +
           "confirmed_at = null, consent_page = ?3, consent_version = ?4, confirm_requested_at = ?1, " +
@@ -56,24 +70,13 @@ export function signUpPending(db: DatabaseSync, email: string, consent: Consent,
           "previous_confirm_token_at = null, suppressed_reason = null, suppressed_at = null, " +
           "suppressed_detail = null, soft_bounces = 0, last_soft_bounce_at = null where id = ?5",
       ).run(iso(now), randomUUID(), consent.page, consent.version, found.id);
-      return { outcome: "subscribed", mail: true };
+    } else {
+      db.prepare(
+        "insert into newsletter_subscribers (email, created_at, unsubscribe_token, state, consent_page, " +
+          "consent_version, confirm_requested_at, mailbox) values (?1, ?2, ?3, 'pending', ?4, ?5, ?6, mailbox_hash(?1))",
+      ).run(email, iso(now), randomUUID(), consent.page, consent.version, iso(now));
     }
-    if (found) {
-      if (found.state !== "pending" || found.requested > iso(now - RESEND_AFTER_MS)) {
-        return { outcome: "duplicate", mail: false };
-      }
-      if (!mayMail) return { outcome: "duplicate", mail: false, held: true };
-      db.prepare("update newsletter_subscribers set confirm_requested_at = ? where id = ?").run(iso(now), found.id);
-      return { outcome: "duplicate", mail: true };
-    }
-    // Over the fair limits: answered as a new sign-up, and nothing stored, so the address can sign up again later.
-    if (!mayMail) return { outcome: "subscribed", mail: false, held: true };
-    storeWording(db, consent, now);
-    db.prepare(
-      "insert into newsletter_subscribers (email, created_at, unsubscribe_token, state, consent_page, " +
-        "consent_version, confirm_requested_at, mailbox) values (?1, ?2, ?3, 'pending', ?4, ?5, ?6, mailbox_hash(?1))",
-    ).run(email, iso(now), randomUUID(), consent.page, consent.version, iso(now));
-    return { outcome: "subscribed", mail: true };
+    return { outcome: "subscribed", mail: step.confirmationMail === true };
   });
 }
 
@@ -131,8 +134,8 @@ function confirmNow(
     .get(iso(now), tokenHash, validSince, tokenHash, validSince) as
     { email: string; unsubscribe_token: string } | undefined;
   if (row) {
-    // The person's own confirmation by mail: the one act that lifts their own leaving (ledger.ts).
-    liftTombstone(db, row.email);
+    // The person's own confirmation by mail: the one act that lifts their own leaving.
+    if (transition("pending", "confirm").tombstone === "lift") liftTombstone(db, row.email);
     // Once: only the update that turned the reader from pending to confirmed returns a row.
     onConfirmed?.({ email: row.email, token: row.unsubscribe_token });
     return "confirmed";

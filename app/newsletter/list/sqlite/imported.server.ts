@@ -5,36 +5,27 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type { ImportedRow } from "~/newsletter/list/subscriber-list.server";
-import {
-  leaveMailbox,
-  mailboxOf,
-  SAME_MAILBOX,
-  SIGNED_UP_HERE,
-  tombstoneOf,
-} from "~/newsletter/list/sqlite/tombstones.server";
+import { transition } from "~/newsletter/list/ledger";
+import { ledgerState, rowState, signedUpHere } from "~/newsletter/list/sqlite/mailbox-state.server";
+import { leaveMailbox, mailboxOf } from "~/newsletter/list/sqlite/tombstones.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
 
 /** Stores or suppresses the reader as the file says (see OwnerOperations.addImported); whether anything changed. */
 export function addImported(db: DatabaseSync, row: ImportedRow): boolean {
   return transaction(db, () => {
     const { suppression } = row;
-    const present = db
-      .prepare(`select suppressed_reason as reason from newsletter_subscribers where lower(email) = lower(?)`)
-      .get(row.email) as { reason: string | null } | undefined;
-    const leftBefore = tombstoneOf(db, row.email) !== null;
-    if (!suppression) {
-      if (present || leftBefore) return false;
-      insert(db, row);
-      return true;
+    const found = rowState(db, row.email);
+    const { state, reason } = ledgerState(db, row.email, found);
+    const door = suppression ? "import-left" : "import-subscribed";
+    const step = transition(state, door, reason, suppression ? signedUpHere(db, row.email) : false);
+    if (step.refused) return false;
+    if (step.tombstone && step.tombstone !== "lift") {
+      leaveMailbox(db, row.email, step.tombstone, { ...suppression!, at: new Date(suppression!.at) });
     }
-    const ownWord = db
-      .prepare(`select 1 from newsletter_subscribers where ${SAME_MAILBOX} and ${SIGNED_UP_HERE}`)
-      .get({ mailbox: mailboxOf(db, row.email) });
-    if (ownWord) return false;
-    leaveMailbox(db, row.email, "imported", { ...suppression, at: new Date(suppression.at) });
-    if (present) return present.reason === null;
-    // A mailbox that left by its own act is not stored again from someone else's file.
-    if (leftBefore) return false;
+    // The reader's row: one already there was suppressed just now (if it was mailable), one whose mailbox had left is
+    // not stored again from someone else's file, and a new one is stored as the file says.
+    if (found) return !found.suppressed;
+    if (state === "left") return false;
     insert(db, row);
     return true;
   });

@@ -6,6 +6,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { onlineBackup } from "~/newsletter/list/sqlite/online-backup.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
+import { transition } from "~/newsletter/list/ledger";
 import { countRows } from "~/newsletter/list/sqlite/connection.server";
 import { writeAtomically } from "~/newsletter/list/sqlite/durable-files.server";
 import { insertTombstones, insertWordings, rowInserter } from "~/newsletter/list/sqlite/backup-rows.server";
@@ -101,8 +102,9 @@ export function addBack(
       else if (row.unsubscribeToken && left.get(row.unsubscribeToken)) report.unsubscribedSince += 1;
       // The live ledger is newer than any backup: a mailbox that left since stays gone (a suppressed row, which is
       // never mailed, comes back as the record it was).
-      else if (!row.suppressedReason && tombstoneOf(db, row.email)) report.unsubscribedSince += 1;
-      else {
+      else if (!row.suppressedReason && transition(tombstoneOf(db, row.email) ? "left" : "absent", "restore").refused) {
+        report.unsubscribedSince += 1;
+      } else {
         // The reader's old link keeps working, unless the token is somehow someone else's now.
         const token =
           row.unsubscribeToken && !tokenTaken.get(row.unsubscribeToken) ? row.unsubscribeToken : randomUUID();

@@ -3,7 +3,8 @@
 // tombstoned (./tombstones.server.ts), so no other spelling of it is mailed and no import or restore revives it. The
 // owner's `unsuppress` lifts a bounce or an import's word; a reader's own act only their own confirmed sign-up lifts.
 import type { DatabaseSync } from "node:sqlite";
-import { leftReasonOfRow, unsuppressVerdict } from "~/newsletter/list/ledger";
+import { type Door, transition } from "~/newsletter/list/ledger";
+import { ledgerState, type RowState } from "~/newsletter/list/sqlite/mailbox-state.server";
 import type {
   SoftBounceOutcome,
   Suppression,
@@ -17,7 +18,6 @@ import {
   mailboxOf,
   SAME_MAILBOX,
   SIGNED_UP_HERE,
-  tombstoneOf,
 } from "~/newsletter/list/sqlite/tombstones.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
 
@@ -26,6 +26,7 @@ export const SOFT_BOUNCES_TO_SUPPRESS = 3;
 
 interface Found {
   id: number;
+  state: "pending" | "confirmed";
   reason: string | null;
   token: string | null;
   softBounces: number;
@@ -36,11 +37,20 @@ interface Found {
 const find = (db: DatabaseSync, email: string) =>
   db
     .prepare(
-      "select id, suppressed_reason as reason, unsubscribe_token as token, soft_bounces as softBounces, " +
+      "select id, state, suppressed_reason as reason, unsubscribe_token as token, soft_bounces as softBounces, " +
         `last_soft_bounce_at as lastSoftAt, ${SIGNED_UP_HERE} as here from newsletter_subscribers ` +
         "where lower(email) = lower(?)",
     )
     .get(email) as Found | undefined;
+
+/** The ledger's door each relay verdict is. */
+const RELAY_DOORS: Record<SuppressReason, Door> = {
+  bounced: "bounce",
+  complained: "complaint",
+  unsubscribed: "relay-unsubscribe",
+};
+
+const rowOf = (found: Found): RowState => ({ state: found.state, suppressed: found.reason, here: found.here });
 
 function mark(
   db: DatabaseSync,
@@ -50,7 +60,9 @@ function mark(
   detail: string,
   at: Date,
 ) {
-  leaveMailbox(db, email, reason, { reason, at, detail });
+  const { state, reason: before } = ledgerState(db, email, found && rowOf(found));
+  const step = transition(state, RELAY_DOORS[reason], before);
+  if (step.tombstone && step.tombstone !== "lift") leaveMailbox(db, email, step.tombstone, { reason, at, detail });
   // A complaint or a relay's unsubscribe is the reader leaving the list: their token is remembered as a left one, so
   // no restore brings them back.
   if (reason !== "bounced" && found?.token) {
@@ -122,12 +134,14 @@ export function suppressedAddresses(db: DatabaseSync): Map<string, Suppression["
  */
 export function unsuppress(db: DatabaseSync, email: string): UnsuppressOutcome {
   return transaction(db, () => {
-    const tombstone = tombstoneOf(db, email);
     const found = find(db, email);
-    const reason = tombstone?.reason ?? (found?.reason ? leftReasonOfRow(found.reason, !found.here) : null);
-    if (reason === null) return { kind: "not-suppressed" };
-    const verdict = unsuppressVerdict(reason);
-    if (!verdict.lift) return { kind: "refused", reason, why: verdict.why };
+    const { state, reason } = ledgerState(db, email, found && rowOf(found));
+    // A pending sign-up after leaving still has the tombstone its confirmation will lift: the owner's lift is asked
+    // about that, as about a mailbox that left.
+    const step = transition(reason ? "left" : state, "unsuppress", reason);
+    if (step.tombstone !== "lift") {
+      return reason && step.refused ? { kind: "refused", reason, why: step.refused } : { kind: "not-suppressed" };
+    }
     liftTombstone(db, email);
     db.prepare(
       "update newsletter_subscribers set suppressed_reason = null, suppressed_at = null, suppressed_detail = null, " +

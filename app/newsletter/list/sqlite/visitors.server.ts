@@ -12,7 +12,9 @@ import { isUnsubscribeToken } from "~/newsletter/list/unsubscribe-token";
 import { signUpPending } from "~/newsletter/list/sqlite/double-opt-in.server";
 import { type LiveConnection, sqliteOutcome } from "~/newsletter/list/sqlite/connection.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
-import { leaveMailbox, rowReasonOf, tombstoneOf } from "~/newsletter/list/sqlite/tombstones.server";
+import { transition } from "~/newsletter/list/ledger";
+import { ledgerState, rowState, type RowState } from "~/newsletter/list/sqlite/mailbox-state.server";
+import { leaveMailbox, rowReasonOf, SIGNED_UP_HERE } from "~/newsletter/list/sqlite/tombstones.server";
 import type { FileHealth } from "~/newsletter/list/sqlite/file-health.server";
 
 /** The list's file cannot take a write now (the health check says why, in the log). */
@@ -52,10 +54,13 @@ function subscribe(live: LiveConnection, health: FileHealth, email: string): Sub
   try {
     const db = live.current.db;
     transaction(db, () => {
+      const { state, reason } = ledgerState(db, email, rowState(db, email));
+      // An address on the list already: the unique index answers "duplicate", as it always has.
       live.current.insert.run(email, randomUUID());
       // With mail off nobody can confirm: a mailbox that left is stored, and never mailed.
-      const left = tombstoneOf(db, email);
-      if (left) leaveMailbox(db, email, left.reason, { reason: rowReasonOf(left.reason), at: new Date(), detail: "" });
+      if (transition(state, "sign-up-without-mail", reason).to === "left" && reason) {
+        leaveMailbox(db, email, reason, { reason: rowReasonOf(reason), at: new Date(), detail: "" });
+      }
     });
     health.wrote(true);
     return "subscribed";
@@ -78,11 +83,20 @@ export function unsubscribe(live: LiveConnection, token: string): UnsubscribeOut
   try {
     const conn = live.current;
     const removed = transaction(conn.db, () => {
-      const row = conn.removeByToken.get(token) as { email: string } | undefined;
-      if (row) {
-        conn.noteUnsubscribe.run(token);
+      const row = conn.db
+        .prepare(
+          `select email, state, suppressed_reason as suppressed, ${SIGNED_UP_HERE} as here ` +
+            "from newsletter_subscribers where unsubscribe_token = ?",
+        )
+        .get(token) as (RowState & { email: string }) | undefined;
+      if (!row) return undefined;
+      const { state, reason } = ledgerState(conn.db, row.email, row);
+      const step = transition(state, "unsubscribe", reason);
+      conn.removeByToken.run(token);
+      conn.noteUnsubscribe.run(token);
+      if (step.tombstone && step.tombstone !== "lift") {
         const at = new Date();
-        leaveMailbox(conn.db, row.email, "unsubscribed", { reason: "unsubscribed", at, detail: "left by their link" });
+        leaveMailbox(conn.db, row.email, step.tombstone, { reason: "unsubscribed", at, detail: "left by their link" });
       }
       return row;
     });

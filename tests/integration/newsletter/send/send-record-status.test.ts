@@ -6,6 +6,7 @@
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
+import { OUTBOX_FILE_NAME } from "~/mail/settings.server";
 import { openSqliteList, SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { importFixture } from "../../../support/import-fixture";
 import { sendSetupPerTest } from "../../../support/newsletter/send-setup";
@@ -97,5 +98,24 @@ describe("a finished send's status line", () => {
     expect(after).toMatch(/, 2 handed to the relay, 0 bounced, 1 complained$/);
     await ok(["remove", "annoyed@example.org"]);
     expect(await firstLine()).toBe(after);
+  }, 180_000);
+
+  it("says an older version's send did not record who bounced or complained, rather than a false 0", async () => {
+    await addReaders(setup.dataDir, readers);
+    setup.relay.reject("reader1@example.org", 550, "5.1.1 <reader1@example.org>: User unknown");
+    const first = await newsletter(setup.env(), ["send", FIRST]);
+    expect(first.code, first.stderr).toBe(0);
+    // The outbox as a version from before per-mail refusals left it: no such column, no refusal on any row.
+    const outbox = new DatabaseSync(path.join(setup.dataDir, OUTBOX_FILE_NAME));
+    outbox.exec("alter table update_sends drop column refusals_kept");
+    outbox.exec("update mail_outbox set payload = json_remove(payload, '$.refusal')");
+    outbox.close();
+    const unknown =
+      /^[^\t]+\tsent to 3 of 4, 1 failed, finished [^,]+, 3 handed to the relay, bounced and complained not recorded \(sent by an older version\)$/;
+    expect(await firstLine()).toMatch(unknown);
+    // Sent again (nothing left to send), it still does not know who bounced before.
+    const again = await newsletter(setup.env(), ["send", FIRST]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await firstLine()).toMatch(unknown);
   }, 180_000);
 });

@@ -29,6 +29,11 @@ describe("the ledger's transitions", () => {
       }
     }
     expect(transition("absent", "complaint")).toEqual({ to: "left", tombstone: "complained" });
+    // A relay's word that the reader unsubscribed there names the mailbox, on the list or not; the site's own link
+    // needs a row that holds it.
+    expect(transition("absent", "relay-unsubscribe")).toEqual({ to: "left", tombstone: "unsubscribed" });
+    expect(transition("absent", "unsubscribe").refused).toBe("unknown link");
+    expect(transition("left", "unsubscribe", "bounced")).toEqual({ to: "left", tombstone: "unsubscribed" });
   });
 
   it("never revive a mailbox that left by an import, a restore, the owner's remove or a sign-up without mail", () => {

@@ -40,7 +40,9 @@ describe("the send lock", () => {
       expect(b.liveHolder()?.owner).toBe("owner-a");
       a.release("owner-a", { finished: true }, 5000);
       expect(b.liveHolder()).toBeNull();
-      expect(b.records()).toEqual([{ update: "u1", startedAt: 1000, finishedAt: 5000, paused: false, stopped: null }]);
+      expect(b.records()).toEqual([
+        { update: "u1", startedAt: 1000, finishedAt: 5000, paused: false, stopped: null, refusalsKept: true },
+      ]);
       expect(b.take("owner-b", "u2", 6000).kind).toBe("taken");
       b.release("owner-b", { finished: false, paused: true });
       expect(a.records().find((record) => record.update === "u2")).toMatchObject({ finishedAt: null, paused: true });

@@ -4,7 +4,14 @@ import { formatSummary } from "~/newsletter/send/progress.server";
 import { statusLine } from "~/newsletter/send/status-command.server";
 
 const counts = { total: 10, queued: 0, sending: 0, sent: 6, failed: 0, skipped: 4, uncertain: 0 };
-const record = { update: "u", startedAt: 0, finishedAt: Date.UTC(2026, 10, 24, 10), paused: false, stopped: null };
+const record = {
+  update: "u",
+  startedAt: 0,
+  finishedAt: Date.UTC(2026, 10, 24, 10),
+  paused: false,
+  stopped: null,
+  refusalsKept: true,
+};
 
 describe("skip reasons", () => {
   it("status counts the unsubscribed apart from the other reasons", () => {

@@ -27,6 +27,7 @@ describe("status", () => {
       startedAt: Date.UTC(2026, 10, 24, 9),
       finishedAt: Date.UTC(2026, 10, 24, 10),
       stopped: null,
+      refusalsKept: true,
     };
     expect(statusLine("u", false, counts, { ...record, paused: false }, false)).toBe(
       "u\tsent to 297 of 300, 2 skipped (unsubscribed), 1 failed, finished 2026-11-24T10:00:00Z",
@@ -42,6 +43,11 @@ describe("status", () => {
     expect(statusLine("u", false, counts, { ...record, paused: false }, false, { bounced: 1, complained: 2 })).toBe(
       "u\tsent to 297 of 300, 2 skipped (unsubscribed), 1 failed, finished 2026-11-24T10:00:00Z, " +
         "297 handed to the relay, 1 bounced, 2 complained",
+    );
+    const older = { ...record, paused: false, refusalsKept: false };
+    expect(statusLine("u", false, counts, older, false, { bounced: 0, complained: 0 })).toBe(
+      "u\tsent to 297 of 300, 2 skipped (unsubscribed), 1 failed, finished 2026-11-24T10:00:00Z, " +
+        "297 handed to the relay, bounced and complained not recorded (sent by an older version)",
     );
   });
 });
