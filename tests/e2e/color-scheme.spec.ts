@@ -129,19 +129,27 @@ for (const scheme of SCHEMES) {
         const badges = page.locator("[data-probe]");
         await expect(badges).toHaveCount(statuses.length);
         const png = await page.screenshot({ fullPage: true });
-        for (const status of statuses) {
-          const badge = page.locator(`[data-probe='${status}']`);
-          const box = (await badge.evaluate((element) => {
-            const rect = element.getBoundingClientRect();
-            return { x: rect.x + scrollX, y: rect.y + scrollY, width: rect.width, height: rect.height };
-          }))!;
-          const css = await badge.evaluate((element) => {
-            const style = getComputedStyle(element);
-            return [style.color, style.borderTopColor];
-          });
-          const [text, border] = await lab.colours(css);
-          const { dominant } = await lab.read(png, [{ outer: box, unlike: text }]);
-          const background = dominant[0]!.rgb;
+        // Each badge's box and computed colours, then one reading of the screenshot for all of them.
+        const measured = await Promise.all(
+          statuses.map((status) =>
+            page.locator(`[data-probe='${status}']`).evaluate((element) => {
+              const rect = element.getBoundingClientRect();
+              const style = getComputedStyle(element);
+              return {
+                box: { x: rect.x + scrollX, y: rect.y + scrollY, width: rect.width, height: rect.height },
+                css: [style.color, style.borderTopColor],
+              };
+            }),
+          ),
+        );
+        const inks = await lab.colours(measured.flatMap(({ css }) => css));
+        const { dominant } = await lab.read(
+          png,
+          measured.map(({ box }, index) => ({ outer: box, unlike: inks[2 * index] })),
+        );
+        for (const [index, status] of statuses.entries()) {
+          const [text, border] = [inks[2 * index], inks[2 * index + 1]];
+          const background = dominant[index]!.rgb;
           const colours: [string, Rgb][] = [
             ["background", background],
             ["text", text!],

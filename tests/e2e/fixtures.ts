@@ -34,7 +34,7 @@ export { expect };
  * Playwright's own option instead, `test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, why)` for a group and
  * the `javaScriptEnabled` fixture inside a test, so there is one way.
  */
-export const jsEnabled = (projectName: string) => projectName === "js-on";
+export const jsEnabled = (projectName: string) => projectName.startsWith("js-on");
 
 /** The running test's project's own servers and stub Supabase (playwright.config.ts). */
 export const standIns = () => test.info().project.metadata as StandIns;

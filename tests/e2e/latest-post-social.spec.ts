@@ -1,9 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expectedPost as blueskyPost, OWNER_HANDLE } from "../fixtures/latest-post/bluesky";
 import { expectedPost as mastodonPost } from "../fixtures/latest-post/mastodon";
 import { type FakeBluesky, startFakeBluesky } from "../support/fakes/bluesky";
 import { type FakeMastodon, startFakeMastodon } from "../support/fakes/mastodon";
 import { type ServerProcess, startServer } from "../support/server-process.mjs";
+import { wcagAxe } from "./axe";
 import { expect, jsEnabled, test, visit } from "./fixtures";
 
 // Without Supabase, the server reads Bluesky or Mastodon itself (loopback fakes answering the fixtures): what a
@@ -55,10 +55,7 @@ test.describe("latest post without Supabase", () => {
   test("the card with its source and link passes axe (WCAG A and AA)", async ({ page }, testInfo) => {
     test.skip(!jsEnabled(testInfo.project.name), "axe is a script: the same server HTML is analysed in js-on");
     await visit(page, `${blueskyApp.url}/`);
-    const { violations } = await new AxeBuilder({ page })
-      .include('[aria-labelledby="latest-post-label"]')
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
-      .analyze();
+    const { violations } = await wcagAxe(page).include('[aria-labelledby="latest-post-label"]').analyze();
     expect(
       violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(", ")}`),
     ).toEqual([]);

@@ -1,15 +1,14 @@
 // The updates in a real browser, JavaScript on and off, against a production server of its own reading the test
 // folder (tests/fixtures/updates/site: two plain updates, a hostile one and a draft).
-import AxeBuilder from "@axe-core/playwright";
 import { gzipSync } from "node:zlib";
-import type { Browser, Page, TestInfo } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { pageToAnalyse, wcagAxe } from "./axe";
 import { PixelLab, relativeLuminance, textContrasts, visibleText } from "./contrast";
 import { expect, jsEnabled, test, visit } from "./fixtures";
 import { startServer } from "../support/server-process.mjs";
 
 const PUBLISHED = ["2025-10-20-second-update", "2025-10-10-hostile", "2025-10-01-first-week"];
 const DRAFT = "2025-11-05-secret-draft";
-const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const SCHEMES = ["light", "dark"] as const;
 
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -133,20 +132,6 @@ test.describe("JavaScript budget", () => {
   });
 });
 
-/** As tests/e2e/accessibility.spec.ts does: without JavaScript, axe runs in a page whose own bundles are empty. */
-async function pageToAnalyse(page: Page, browser: Browser, testInfo: TestInfo, scheme: string): Promise<Page> {
-  if (jsEnabled(testInfo.project.name)) return page;
-  const context = await browser.newContext({
-    ...testInfo.project.use,
-    colorScheme: scheme as "light" | "dark",
-    javaScriptEnabled: true,
-  });
-  await context.route(/\/build\/.+\.js$/, (route) =>
-    route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
-  );
-  return context.newPage();
-}
-
 for (const scheme of SCHEMES) {
   test.describe(`${scheme} colour scheme`, () => {
     test.use({ colorScheme: scheme });
@@ -161,7 +146,7 @@ for (const scheme of SCHEMES) {
         if (target === page && jsEnabled(testInfo.project.name)) {
           await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
         }
-        const { violations } = await new AxeBuilder({ page: target }).withTags(WCAG_TAGS).analyze();
+        const { violations } = await wcagAxe(target).analyze();
         expect(
           violations.map((violation) => ({
             rule: violation.id,

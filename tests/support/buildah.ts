@@ -33,6 +33,27 @@ export function runLong(command: string, args: string[]): Promise<{ status: numb
   });
 }
 
+/** Every stored image, intermediate ones (a layered build's cache) included. */
+export const imageIds = (): Set<string> =>
+  new Set(buildah(["images", "--all", "--quiet", "--no-trunc"]).stdout.split("\n").filter(Boolean));
+
+/**
+ * Removes the cached layers this build made from the developer's tree (`COPY . .` and every step after it in that
+ * stage), which no later build of other sources can reuse: the cache keeps the dependencies' layers only, instead of
+ * growing by a build stage every run.
+ */
+export function removeSourceLayers(before: Set<string>) {
+  const fromTree = /COPY dir:[0-9a-f]+ in \. *$/;
+  for (const id of imageIds()) {
+    if (before.has(id)) continue;
+    const inspected = buildah(["inspect", "--type", "image", id]);
+    if (inspected.status !== 0) continue;
+    const history = (JSON.parse(inspected.stdout) as { Docker?: { history?: { created_by?: string }[] } }).Docker
+      ?.history;
+    if (history?.some((step) => fromTree.test(step.created_by ?? ""))) buildah(["rmi", id]);
+  }
+}
+
 export const hasImage = (name: string) => buildah(["inspect", "--type", "image", name]).status === 0;
 
 /**

@@ -11,13 +11,14 @@ import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { owner } from "~/content/site";
 import { developerTree } from "../../support/docker-image";
-import { buildah, ensureBaseImage, runLong, which } from "../../support/buildah";
+import { buildah, ensureBaseImage, imageIds, removeSourceLayers, runLong, which } from "../../support/buildah";
 import { freePort, TEST_SESSION_SECRET, tempDir } from "../../support/production-server";
 
 const IMAGE = `localhost/portfolio-test-${process.pid}`;
 const present = which("buildah") !== null;
 let work: string;
 let built: { ok: boolean; log: string } = { ok: false, log: "" };
+let cachedBefore = new Set<string>();
 const containers: string[] = [];
 
 beforeAll(async () => {
@@ -25,12 +26,17 @@ beforeAll(async () => {
   work = tempDir("portfolio-buildah-");
   console.info(`image test: base image: ${(await ensureBaseImage(work)).why}`);
   const tree = developerTree(work);
+  cachedBefore = imageIds();
   // --pull=never: the base is the stored one (or the stand-in); host network: npm ci reaches the registry as here.
+  // --layers, as `podman build` does by default: a step whose instruction and inputs are unchanged since an earlier
+  // build reuses that build's layer, so the dependencies' `npm ci` and prune run again only when the lock file or
+  // the prune script changes (a build went from 274 s to 38 s on a busy machine with only a source changed).
   const build = await runLong("buildah", [
     "bud",
     "--pull=never",
     "--isolation=chroot",
     "--network=host",
+    "--layers",
     "-t",
     IMAGE,
     tree,
@@ -42,6 +48,7 @@ afterAll(() => {
   if (!present) return;
   for (const container of containers) buildah(["rm", container]);
   buildah(["rmi", IMAGE]);
+  removeSourceLayers(cachedBefore);
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
