@@ -4,6 +4,7 @@
 // file brought in is suppressed now. A reader who signed up here by the form keeps their own word (ledger.ts).
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
+import { statement } from "~/utils/sqlite-statements.server";
 import type { ImportedRow } from "~/newsletter/list/subscriber-list.server";
 import {
   leaveMailbox,
@@ -14,35 +15,56 @@ import {
 } from "~/newsletter/list/sqlite/tombstones.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
 
-/** Stores or suppresses the reader as the file says (see OwnerOperations.addImported); whether anything changed. */
-export function addImported(db: DatabaseSync, row: ImportedRow): boolean {
-  return transaction(db, () => {
-    const { suppression } = row;
-    const present = db
-      .prepare(`select suppressed_reason as reason from newsletter_subscribers where lower(email) = lower(?)`)
-      .get(row.email) as { reason: string | null } | undefined;
-    const leftBefore = tombstoneOf(db, row.email) !== null;
-    if (!suppression) {
-      if (present || leftBefore) return false;
-      insert(db, row);
-      return true;
-    }
-    const ownWord = db
-      .prepare(`select 1 from newsletter_subscribers where ${SAME_MAILBOX} and ${SIGNED_UP_HERE}`)
-      .get({ mailbox: mailboxOf(db, row.email) });
-    if (ownWord) return false;
-    leaveMailbox(db, row.email, "imported", { ...suppression, at: new Date(suppression.at) });
-    if (present) return present.reason === null;
-    // A mailbox that left by its own act is not stored again from someone else's file.
-    if (leftBefore) return false;
+/**
+ * Stores or suppresses each reader as the file says (see OwnerOperations.addImportedBatch), in one transaction: each
+ * reader within a savepoint of its own, so a reader that fails is undone alone and answers its error.
+ */
+export function addImportedBatch(db: DatabaseSync, rows: readonly ImportedRow[]): (boolean | Error)[] {
+  return transaction(db, () =>
+    rows.map((row) => {
+      db.exec("savepoint import_reader");
+      try {
+        const changed = addImported(db, row);
+        db.exec("release import_reader");
+        return changed;
+      } catch (error) {
+        db.exec("rollback to import_reader");
+        db.exec("release import_reader");
+        return error instanceof Error ? error : new Error(String(error));
+      }
+    }),
+  );
+}
+
+/** Stores or suppresses one reader, inside the batch's transaction; whether anything changed. */
+function addImported(db: DatabaseSync, row: ImportedRow): boolean {
+  const { suppression } = row;
+  const present = statement(
+    db,
+    `select suppressed_reason as reason from newsletter_subscribers where lower(email) = lower(?)`,
+  ).get(row.email) as { reason: string | null } | undefined;
+  const leftBefore = tombstoneOf(db, row.email) !== null;
+  if (!suppression) {
+    if (present || leftBefore) return false;
     insert(db, row);
     return true;
-  });
+  }
+  const ownWord = statement(db, `select 1 from newsletter_subscribers where ${SAME_MAILBOX} and ${SIGNED_UP_HERE}`).get(
+    { mailbox: mailboxOf(db, row.email) },
+  );
+  if (ownWord) return false;
+  leaveMailbox(db, row.email, "imported", { ...suppression, at: new Date(suppression.at) });
+  if (present) return present.reason === null;
+  // A mailbox that left by its own act is not stored again from someone else's file.
+  if (leftBefore) return false;
+  insert(db, row);
+  return true;
 }
 
 function insert(db: DatabaseSync, row: ImportedRow) {
   const { suppression } = row;
-  db.prepare(
+  statement(
+    db,
     "insert into newsletter_subscribers (email, created_at, unsubscribe_token, state, confirmed_at, " +
       "consent_page, suppressed_reason, suppressed_at, suppressed_detail, mailbox) " +
       "values (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?)",
