@@ -40,6 +40,8 @@ export const HANG_RUNS = positive("BENCH_HANG_RUNS", 5);
 export const PERF_OFF_PASS = process.env.BENCH_PERF_OFF !== "0";
 /** 0 skips the send benchmark (bench/send.mjs: an update to BENCH_SEND_READERS readers through a loopback relay). */
 export const SEND_BENCH = process.env.BENCH_SEND !== "0";
+/** 0 skips the import benchmark (bench/import-memory.mjs: a long export through `npm run subscribers -- import`). */
+export const IMPORT_BENCH = process.env.BENCH_IMPORT !== "0";
 /** 0 measures without the stub Supabase, i.e. without a latest post. */
 export const WITH_SUPABASE = process.env.BENCH_SUPABASE !== "0";
 export const CHROME_FLAGS =

@@ -22,6 +22,7 @@ import { startSupabaseStub } from "./supabase-stub.mjs";
 import { measureThroughput } from "./throughput.mjs";
 import { measureSend, SEND_READERS, sendGoals } from "./send.mjs";
 import { BACKLOG_ROWS, backlogGoals, measureBacklog } from "./backlog.mjs";
+import { IMPORT_ROWS, importMemoryGoals, measureImportMemory } from "./import-memory.mjs";
 
 const { CHROMIUM, NGINX, LIGHTHOUSE_RUNS, PROXY_DELAY_MS, outDir, root } = options;
 
@@ -191,6 +192,12 @@ async function main() {
     console.log(`backlog: the server starting on ${BACKLOG_ROWS} expired confirmation mails`);
     backlog = await measureBacklog();
   }
+  /** @type {Awaited<ReturnType<typeof measureImportMemory>> | null} */
+  let importMemory = null;
+  if (!options.LIGHTHOUSE_ONLY && options.IMPORT_BENCH) {
+    console.log(`import: a ${IMPORT_ROWS}-row export through npm run subscribers -- import (dry run, then written)`);
+    importMemory = await measureImportMemory();
+  }
 
   const results = {
     date: new Date().toISOString(),
@@ -210,6 +217,7 @@ async function main() {
     perfTweaksOff,
     ...(send ? { send } : {}),
     ...(backlog ? { backlog } : {}),
+    ...(importMemory ? { importMemory } : {}),
   };
   writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
   const { markdown, missed } = goalsTable(results);
@@ -232,6 +240,12 @@ async function main() {
   if (backlog) {
     const rows = backlogGoals(backlog);
     console.log(`\nThe backlog (${backlog.rows} expired rows):\n`);
+    for (const [label, value, goal, met] of rows) console.log(`${met ? "✓" : "✗"} ${label}: ${value} (goal ${goal})`);
+    for (const [label, , , met] of rows) if (!met) missed.push(String(label));
+  }
+  if (importMemory) {
+    const rows = importMemoryGoals(importMemory);
+    console.log(`\nThe import (${importMemory.rows} rows, ${importMemory.fileMiB} MiB):\n`);
     for (const [label, value, goal, met] of rows) console.log(`${met ? "✓" : "✗"} ${label}: ${value} (goal ${goal})`);
     for (const [label, , , met] of rows) if (!met) missed.push(String(label));
   }

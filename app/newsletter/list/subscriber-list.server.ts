@@ -179,11 +179,14 @@ export interface OwnerOperations {
   /** Whether the address is on the list in any state (the import never touches a reader already there). */
   has(email: string): boolean;
   /**
-   * Stores a reader brought from another tool, confirmed, with where their consent was given (`consentNote`); false,
-   * changing nothing, when the address is there or its mailbox left. When the file says they left or bounced there,
-   * the mailbox is tombstoned ('imported') and a reader already here from an import is suppressed too (whatever the
-   * order of the files); true when that changed something. A reader who signed up here keeps their own word.
+   * Stores readers brought from another tool, in one transaction, each confirmed, with where their consent was given
+   * (`consentNote`); for each, false, changing nothing, when the address is there or its mailbox left. When the file
+   * says they left or bounced there, the mailbox is tombstoned ('imported') and a reader already here from an import
+   * is suppressed too (whatever the order of the files); true when that changed something. A reader who signed up here
+   * keeps their own word. A reader that cannot be stored answers its error and changes nothing; the others are stored.
    */
+  addImportedBatch(rows: readonly ImportedRow[]): (boolean | Error)[];
+  /** One reader as addImportedBatch stores it; throws its error. */
   addImported(row: ImportedRow): boolean;
   /** Readers who get no mail again (bounced or complained), of either state. */
   countSuppressed(): number;

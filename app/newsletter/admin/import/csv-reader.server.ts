@@ -102,11 +102,19 @@ export function lineBreaks(text: string, from: number, to: number): number {
  * naive split on line breaks and commas takes.
  */
 export function parseCsv(input: string, delimiter = guessDelimiter(input), firstLine = 1): CsvRecord[] {
+  return [...csvRecords(input, delimiter, firstLine)];
+}
+
+/**
+ * The records of a CSV text one at a time, as parseCsv reads them: a long text's records are never all alive at once,
+ * so each dies young (a whole chunk's records kept while they are read would outlive the young generation, and
+ * the old one would swell with them).
+ */
+export function* csvRecords(input: string, delimiter = guessDelimiter(input), firstLine = 1): Generator<CsvRecord> {
   const text = input.startsWith("\uFEFF") ? input.slice(1) : input;
   if (text.length > MAX_FILE_BYTES) throw new ImportFileError(tooLarge("The file", text.length));
   const separator = delimiter.charCodeAt(0);
   const length = text.length;
-  const records: CsvRecord[] = [];
   let line = firstLine;
   let i = 0;
 
@@ -164,7 +172,6 @@ export function parseCsv(input: string, delimiter = guessDelimiter(input), first
       i += text.charCodeAt(i) === CR && text.charCodeAt(i + 1) === LF ? 2 : 1;
       line += 1;
     }
-    if (fields.some((value) => value !== "")) records.push({ line: recordLine, fields });
+    if (fields.some((value) => value !== "")) yield { line: recordLine, fields };
   }
-  return records;
 }

@@ -3,13 +3,13 @@
  * into records at line breaks outside quotes, so no more than one chunk and one unfinished row are held at a time.
  * A 50 MB export is read in the memory of its rows, not of its text.
  */
-import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 import {
   guessDelimiter,
   ImportFileError,
   lineBreaks,
   MAX_ROW_CHARS,
-  parseCsv,
+  csvRecords,
   utf16Shape,
   type CsvRecord,
 } from "~/newsletter/admin/import/csv-reader.server";
@@ -25,15 +25,30 @@ function encodingOf(head: Uint8Array): string {
   return utf16Shape(head) ?? "utf-8";
 }
 
+/**
+ * Bytes read at a time. Small, and read into one buffer used again and again: a chunk's text and rows then die young,
+ * while the rows before them are still being read, instead of outliving V8's young generation and piling up as
+ * garbage in the old one (a 64 KiB chunk through a read stream doubled the import's peak memory).
+ */
+const CHUNK_BYTES = 16 * 1024;
+
 /** The file's text, chunk by chunk. */
 async function* decodedChunks(file: string): AsyncGenerator<string> {
-  let decoder: TextDecoder | null = null;
-  for await (const chunk of createReadStream(file, { highWaterMark: 64 * 1024 })) {
-    const bytes = chunk as Buffer;
-    decoder ??= new TextDecoder(encodingOf(bytes));
-    yield decoder.decode(bytes, { stream: true });
+  const handle = await open(file, "r");
+  try {
+    const bytes = Buffer.alloc(CHUNK_BYTES);
+    let decoder: TextDecoder | null = null;
+    for (;;) {
+      const { bytesRead } = await handle.read(bytes, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      const chunk = bytes.subarray(0, bytesRead);
+      decoder ??= new TextDecoder(encodingOf(chunk));
+      yield decoder.decode(chunk, { stream: true });
+    }
+    if (decoder) yield decoder.decode();
+  } finally {
+    await handle.close();
   }
-  if (decoder) yield decoder.decode();
 }
 
 /** The records of the file at `file`, in order, each with the line it starts on. */
@@ -45,7 +60,7 @@ export async function* streamCsvRecords(file: string): AsyncGenerator<CsvRecord>
   let delimiter: string | null = null;
   const flush = (part: string) => {
     delimiter ??= guessDelimiter(part);
-    const records = parseCsv(part, delimiter, line);
+    const records = csvRecords(part, delimiter, line);
     line += lineBreaks(part, 0, part.length);
     return records;
   };

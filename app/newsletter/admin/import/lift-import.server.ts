@@ -8,7 +8,7 @@ import path from "node:path";
 import { cleanField } from "~/newsletter/admin/import/clean-text";
 import { ImportFileError } from "~/newsletter/admin/import/csv-reader.server";
 import { addressKey } from "~/newsletter/admin/import/plan.server";
-import { readExportFile } from "~/newsletter/admin/import/read-export.server";
+import { openExport } from "~/newsletter/admin/import/read-export.server";
 import { plural } from "~/newsletter/admin/import/report.server";
 
 /** What lifting needs of the list: a reader's record, and the owner's unsuppress. */
@@ -30,17 +30,18 @@ export async function liftImportSuppressions(options: {
   out: { write(text: string): unknown };
 }): Promise<number> {
   const { file, list, out } = options;
-  let rows;
+  // Only the addresses the file says left are kept, read as the file streams by.
+  const said = new Map<string, string>();
   try {
-    rows = (await readExportFile(file)).rows;
+    for await (const row of (await openExport(file)).rows) {
+      if (row.status.kind === "suppressed") said.set(addressKey(row.address), row.address);
+    }
   } catch (error) {
     if (!(error instanceof ImportFileError)) throw error;
     out.write(`${error.message}\nNothing lifted.\n`);
     return 2;
   }
   const name = cleanField(path.basename(file));
-  const said = new Map<string, string>();
-  for (const row of rows) if (row.status.kind === "suppressed") said.set(addressKey(row.address), row.address);
   let lifted = 0;
   for (const email of said.values()) {
     if (suppressedByImportOf(list.show(email), name) && (await list.unsuppress(email))) lifted += 1;

@@ -1,7 +1,9 @@
 /**
- * What an import will do with each row, decided before anything is written (so `--dry-run` and the real run print
- * the same plan). Addresses are checked with the sign-up's own rule; the list is asked only whether it knows an
- * address, and an address it knows keeps its own record whatever the file says.
+ * What an import does with each row, decided the same way for `--dry-run` and the real run (so both print the same
+ * plan). A first reading of the file (FileSurvey) finds the repeats and the status that stands for each address, and
+ * counts the suppressions before anything is written; a second one meets each address's first row and takes its step.
+ * Addresses are checked with the sign-up's own rule; the list is asked only whether it knows an address, and an
+ * address it knows keeps its own record whatever the file says.
  */
 import type { ImportRow } from "~/newsletter/admin/import/read-rows.server";
 import { strongerStatus, type ImportSuppressionReason, type RowStatus } from "~/newsletter/admin/import/status.server";
@@ -26,18 +28,37 @@ export interface Refusal {
   reason: string;
 }
 
+export interface Duplicate {
+  line: number;
+  email: string;
+  firstLine: number;
+}
+
+/** What an import does (or, in a dry run, would do), counted; the rows it leaves out are named. */
 export interface ImportPlan {
   /** New readers, imported as confirmed. */
-  add: PlannedReader[];
+  added: number;
   /** Addresses the file says left, bounced or complained: imported (or, when an import brought them, made) suppressed. */
-  suppressAdd: PlannedSuppression[];
+  suppressed: Record<ImportSuppressionReason, number>;
   /** Addresses the list already knows: left untouched. */
-  alreadyOnList: { line: number; email: string }[];
-  /** Rows not imported, each with its reason. */
+  alreadyOnList: number;
+  /** Rows not imported, each with its reason, in the file's order. */
   refused: Refusal[];
   /** Rows repeating an address of an earlier row (any letter case): that row speaks for both. */
-  duplicatesInFile: { line: number; email: string; firstLine: number }[];
+  duplicatesInFile: Duplicate[];
 }
+
+export const emptyPlan = (): ImportPlan => ({
+  added: 0,
+  suppressed: { bounced: 0, complained: 0, unsubscribed: 0 },
+  alreadyOnList: 0,
+  refused: [],
+  duplicatesInFile: [],
+});
+
+/** Every address the plan brings in suppressed. */
+export const suppressedTotal = (plan: ImportPlan): number =>
+  plan.suppressed.bounced + plan.suppressed.complained + plan.suppressed.unsubscribed;
 
 /** How the list compares addresses: both stores are unique on the lower-cased address. */
 export const addressKey = (email: string) => email.toLowerCase();
@@ -54,44 +75,96 @@ export function addressRefusal(address: string): string | null {
   return first === undefined ? null : (ISSUE_WORDS.get(first) ?? first);
 }
 
-interface Entry {
-  row: ImportRow;
+/** The status that stands for an address, and the words of the row it comes from. */
+interface Standing {
   status: RowStatus;
-  /** The words of the row whose status stands. */
   said: string | null;
 }
 
-export function planImport(rows: readonly ImportRow[], isOnList: (email: string) => boolean): ImportPlan {
-  const plan: ImportPlan = { add: [], suppressAdd: [], alreadyOnList: [], refused: [], duplicatesInFile: [] };
-  const entries = new Map<string, Entry>();
-  for (const row of rows) {
+/**
+ * The first reading of a file: the rows the address rule refuses, the rows that repeat an address, and the status
+ * that stands for each address. It keeps each address's first line, and a standing only for an address some row of
+ * which does not simply say "active" (the few a file has, shared between rows): never the rows themselves, so a long
+ * file costs its addresses, not its rows. The second reading (`firstOf`) then meets the rows again in order.
+ */
+export class FileSurvey {
+  rowCount = 0;
+  /** Rows the address rule refuses, in order. */
+  readonly refusedAddresses: Refusal[] = [];
+  readonly duplicatesInFile: Duplicate[] = [];
+  private readonly firstLines = new Map<string, number>();
+  private readonly standings = new Map<string, Standing>();
+  private readonly sharedStandings = new Map<RowStatus, Map<string | null, Standing>>();
+
+  private shared(status: RowStatus, said: string | null): Standing {
+    let bySaid = this.sharedStandings.get(status);
+    if (!bySaid) this.sharedStandings.set(status, (bySaid = new Map()));
+    let standing = bySaid.get(said);
+    if (!standing) bySaid.set(said, (standing = { status, said }));
+    return standing;
+  }
+
+  /** Reads one row (in the file's order). */
+  add(row: ImportRow): void {
+    this.rowCount += 1;
     const refusal = addressRefusal(row.address);
     if (refusal) {
-      plan.refused.push({ line: row.line, text: row.address, reason: refusal });
-      continue;
+      this.refusedAddresses.push({ line: row.line, text: row.address, reason: refusal });
+      return;
     }
     const key = addressKey(row.address);
-    const seen = entries.get(key);
-    if (seen) {
-      plan.duplicatesInFile.push({ line: row.line, email: row.address, firstLine: seen.row.line });
-      // One export that says both "subscribed" and "unsubscribed" for an address is taken at its most careful word.
-      const stronger = strongerStatus(seen.status, row.status);
-      if (stronger !== seen.status) Object.assign(seen, { status: stronger, said: row.statusInFile });
-    } else entries.set(key, { row, status: row.status, said: row.statusInFile });
+    const firstLine = this.firstLines.get(key);
+    if (firstLine === undefined) {
+      this.firstLines.set(key, row.line);
+      if (row.status.kind !== "active") this.standings.set(key, this.shared(row.status, row.statusInFile));
+      return;
+    }
+    this.duplicatesInFile.push({ line: row.line, email: row.address, firstLine });
+    // One export that says both "subscribed" and "unsubscribed" for an address is taken at its most careful word.
+    const seen = this.standings.get(key)?.status ?? ACTIVE;
+    if (strongerStatus(seen, row.status) !== seen) this.standings.set(key, this.shared(row.status, row.statusInFile));
   }
-  for (const { row, status, said } of entries.values()) {
-    const reader: PlannedReader = {
-      line: row.line,
-      email: row.address,
-      originalDate: row.originalDate,
-      statusInFile: said,
-    };
-    // A file's word that a reader left counts whatever the order of the files: the list decides (ledger.ts).
-    if (status.kind === "suppressed") plan.suppressAdd.push({ ...reader, reason: status.reason });
-    else if (isOnList(row.address)) plan.alreadyOnList.push({ line: row.line, email: row.address });
-    else if (status.kind === "refused") plan.refused.push({ line: row.line, text: row.address, reason: status.reason });
-    else plan.add.push(reader);
+
+  /** Addresses the file brings in suppressed, whatever the list says: a file's word that a reader left counts. */
+  suppressions(): number {
+    let count = 0;
+    for (const { status } of this.standings.values()) if (status.kind === "suppressed") count += 1;
+    return count;
   }
-  plan.refused.sort((a, b) => a.line - b.line);
-  return plan;
+
+  /**
+   * The reader of `row` with the status that stands for its address, when `row` is its address's first row; null for
+   * a row the survey has named already (a repeat, or an address the rule refuses). `row` must have been surveyed.
+   */
+  firstOf(row: ImportRow): { reader: PlannedReader; status: RowStatus } | null {
+    const key = addressKey(row.address);
+    // Only a row the address rule takes can be its address's first: a line is one row's.
+    if (this.firstLines.get(key) !== row.line) return null;
+    const standing = this.standings.get(key) ?? { status: row.status, said: row.statusInFile };
+    const { line, address: email, originalDate } = row;
+    return { reader: { line, email, originalDate, statusInFile: standing.said }, status: standing.status };
+  }
+}
+
+const ACTIVE: RowStatus = { kind: "active" };
+
+/** What the import does with an address's first row: the list's answer is asked only when it decides. */
+export type Step =
+  | { kind: "add"; reader: PlannedReader }
+  | { kind: "suppress"; reader: PlannedSuppression }
+  | { kind: "known"; line: number; email: string }
+  | { kind: "refused"; refusal: Refusal };
+
+/** Whether the list must be asked about the reader: a file's word that they left counts either way. */
+export const asksTheList = (status: RowStatus): boolean => status.kind !== "suppressed";
+
+export function stepOf(first: { reader: PlannedReader; status: RowStatus }, onList: boolean): Step {
+  const { reader, status } = first;
+  // A file's word that a reader left counts whatever the order of the files: the list decides (ledger.ts).
+  if (status.kind === "suppressed") return { kind: "suppress", reader: { ...reader, reason: status.reason } };
+  if (onList) return { kind: "known", line: reader.line, email: reader.email };
+  if (status.kind === "refused") {
+    return { kind: "refused", refusal: { line: reader.line, text: reader.email, reason: status.reason } };
+  }
+  return { kind: "add", reader };
 }

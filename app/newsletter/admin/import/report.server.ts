@@ -3,7 +3,7 @@
  * added suppressed, already on the list, a repeat of an earlier row, or refused with its line and reason.
  */
 import { FORMAT_NAMES, type ImportFormat } from "~/newsletter/admin/import/formats.server";
-import type { ImportPlan } from "~/newsletter/admin/import/plan.server";
+import { suppressedTotal, type ImportPlan } from "~/newsletter/admin/import/plan.server";
 import type { ImportSuppressionReason } from "~/newsletter/admin/import/status.server";
 
 export interface WriteFailure {
@@ -30,14 +30,15 @@ export interface ImportOutcome {
  * Whether the plan would suppress more than half of the file's rows: a file read the wrong way round (a column whose
  * meaning was mistaken) looks exactly like this, and a suppression silently stops a reader's mail for good.
  */
-export const suppressesMost = (plan: ImportPlan, rowCount: number): boolean =>
-  rowCount > 0 && plan.suppressAdd.length * 2 > rowCount;
+export const suppressesMost = (suppressions: number, rowCount: number): boolean =>
+  rowCount > 0 && suppressions * 2 > rowCount;
 
 function mostSuppressedLines(outcome: ImportOutcome): string[] {
   const { plan, rowCount } = outcome;
-  if (!suppressesMost(plan, rowCount)) return [];
+  const suppressions = suppressedTotal(plan);
+  if (!suppressesMost(suppressions, rowCount)) return [];
   const lines = [
-    `Careful: ${plan.suppressAdd.length} of ${rowCount} rows ${outcome.dryRun ? "would" : "will"} come in suppressed, ` +
+    `Careful: ${suppressions} of ${rowCount} rows ${outcome.dryRun ? "would" : "will"} come in suppressed, ` +
       "more than half the file. Check with the tool that wrote it that these readers really left, bounced or complained.",
   ];
   if (outcome.held) lines.push("Nothing written. If the file says so, run the same import again with --yes.");
@@ -54,11 +55,9 @@ const REASON_WORDS: Record<ImportSuppressionReason, string> = {
 };
 
 function suppressionSummary(plan: ImportPlan): string {
-  const counts = new Map<ImportSuppressionReason, number>();
-  for (const { reason } of plan.suppressAdd) counts.set(reason, (counts.get(reason) ?? 0) + 1);
   return (["bounced", "complained", "unsubscribed"] as const)
-    .filter((reason) => counts.has(reason))
-    .map((reason) => `${counts.get(reason)} ${REASON_WORDS[reason]}`)
+    .filter((reason) => plan.suppressed[reason] > 0)
+    .map((reason) => `${plan.suppressed[reason]} ${REASON_WORDS[reason]}`)
     .join(", ");
 }
 
@@ -67,16 +66,17 @@ export function formatImportReport(outcome: ImportOutcome): string {
   const { plan, dryRun } = outcome;
   const will = (done: string, todo: string) => (dryRun ? todo : done);
   const lines = [`${outcome.file}: ${FORMAT_NAMES[outcome.format]}, ${plural(outcome.rowCount, "row")}.`];
-  lines.push(`${plural(plan.add.length, "reader")} ${will("added", "would be added")} as confirmed.`);
-  if (plan.suppressAdd.length > 0) {
+  lines.push(`${plural(plan.added, "reader")} ${will("added", "would be added")} as confirmed.`);
+  const suppressions = suppressedTotal(plan);
+  if (suppressions > 0) {
     lines.push(
-      `${plural(plan.suppressAdd.length, "address", "addresses")} ${will("added", "would be added")} suppressed, ` +
+      `${plural(suppressions, "address", "addresses")} ${will("added", "would be added")} suppressed, ` +
         `never to be mailed: ${suppressionSummary(plan)}.`,
     );
   }
-  if (plan.alreadyOnList.length > 0) {
-    const verb = plan.alreadyOnList.length === 1 ? "is" : "are";
-    lines.push(`${plural(plan.alreadyOnList.length, "address", "addresses")} ${verb} already on the list, left as is.`);
+  if (plan.alreadyOnList > 0) {
+    const verb = plan.alreadyOnList === 1 ? "is" : "are";
+    lines.push(`${plural(plan.alreadyOnList, "address", "addresses")} ${verb} already on the list, left as is.`);
   }
   if (plan.duplicatesInFile.length > 0) {
     const verb = plan.duplicatesInFile.length === 1 ? "repeats" : "repeat";

@@ -6,9 +6,16 @@ import path from "node:path";
 import { importConsent, type ImportConsent } from "~/newsletter/admin/import/consent.server";
 import { cleanField } from "~/newsletter/admin/import/clean-text";
 import { ImportFileError } from "~/newsletter/admin/import/csv-reader.server";
-import { addressKey, planImport, type ImportPlan } from "~/newsletter/admin/import/plan.server";
-import { readExportFile } from "~/newsletter/admin/import/read-export.server";
-import type { ImportRow } from "~/newsletter/admin/import/read-rows.server";
+import { ImportBatches, type PendingReader, type WriteAnswer } from "~/newsletter/admin/import/import-batches.server";
+import {
+  asksTheList,
+  emptyPlan,
+  FileSurvey,
+  stepOf,
+  type PlannedReader,
+  type Refusal,
+} from "~/newsletter/admin/import/plan.server";
+import { openExport, type FileStamp, type OpenedExport } from "~/newsletter/admin/import/read-export.server";
 import {
   formatImportReport,
   importExitCode,
@@ -23,25 +30,27 @@ export interface ImportReader {
   email: string;
 }
 
+export type { WriteAnswer };
+
+/** One reader to store: confirmed, or suppressed for `suppression` (the file says they left, bounced or complained). */
+export interface ImportWrite {
+  reader: ImportReader;
+  suppression: ImportSuppressionReason | null;
+  consent: ImportConsent;
+}
+
 /**
  * What the import needs from the list. Each method may answer at once or by a promise.
  * - `has`: true for every address the list knows in any state — pending, confirmed, suppressed, and one that left if
  *   the list remembers it — so that an imported suppression is never revived by a later import.
- * - `addConfirmed` / `addSuppressed`: store a new reader with this consent record; answer false, without changing
- *   anything, when the address is already there (someone signed up since `has` was asked). A throw is a failure of
- *   that row only: it is reported, the others go on, and the command exits 1.
+ * - `write`: stores a batch of readers, each with its consent record, and answers for each in order (WriteAnswer),
+ *   changing nothing for a reader already there. An error is a failure of that row only: it is reported, the others
+ *   go on, and the command exits 1; a throw fails the whole batch the same way.
  * A suppressed reader gets no mail of any kind; "unsubscribed" is the list's way of saying the reader left elsewhere.
  */
 export interface ImportTarget {
   has(email: string): Promise<boolean> | boolean;
-  /** Every address the list knows, lower-cased, in one read, where the list can (a long file then asks nothing more). */
-  known?(): Promise<Set<string>> | Set<string>;
-  addConfirmed(reader: ImportReader, consent: ImportConsent): Promise<boolean> | boolean;
-  addSuppressed(
-    reader: ImportReader,
-    reason: ImportSuppressionReason,
-    consent: ImportConsent,
-  ): Promise<boolean> | boolean;
+  write(batch: readonly ImportWrite[]): Promise<WriteAnswer[]> | WriteAnswer[];
 }
 
 export interface RunImportOptions {
@@ -55,6 +64,8 @@ export interface RunImportOptions {
   now: Date;
   /** Where the report goes (the command passes stderr: stdout is kept for data). */
   out: { write(text: string): unknown };
+  /** Readers per write (IMPORT_BATCH_ROWS unless a test asks for fewer). */
+  batchRows?: number;
 }
 
 export interface RunImportResult {
@@ -67,77 +78,85 @@ export interface RunImportResult {
   outcome: ImportOutcome | null;
 }
 
-/** The addresses of `rows` the list knows, lower-cased: in one read where the list can, else one question each. */
-async function knownAddresses(list: ImportTarget, rows: readonly ImportRow[]): Promise<Set<string>> {
-  if (list.known) return list.known();
-  // One question per address (any letter case), and none for a cell that cannot be an address.
-  const asked = new Map(
-    rows.filter((row) => row.address.includes("@")).map((row) => [addressKey(row.address), row.address]),
-  );
-  const known = new Set<string>();
-  for (const email of asked.values()) if (await list.has(email)) known.add(addressKey(email));
-  return known;
+/** The first reading: the file's format, and what its rows say, before anything is asked or written. */
+async function surveyFile(file: string): Promise<{ opened: OpenedExport; survey: FileSurvey }> {
+  const opened = await openExport(file);
+  const survey = new FileSurvey();
+  for await (const row of opened.rows) survey.add(row);
+  return { opened, survey };
 }
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-async function write(
-  plan: ImportPlan,
-  list: ImportTarget,
-  consentOf: (r: { originalDate: string | null; statusInFile: string | null }) => ImportConsent,
-): Promise<{ plan: ImportPlan; failed: WriteFailure[] }> {
-  const written: ImportPlan = { ...plan, add: [], suppressAdd: [], alreadyOnList: [...plan.alreadyOnList] };
-  const failed: WriteFailure[] = [];
-  const attempt = async (reader: { line: number; email: string }, store: () => Promise<boolean> | boolean) => {
-    try {
-      if (await store()) return true;
-      written.alreadyOnList.push({ line: reader.line, email: reader.email });
-    } catch (error) {
-      failed.push({ line: reader.line, email: reader.email, error: errorText(error) });
-    }
-    return false;
-  };
-  for (const reader of plan.add) {
-    if (await attempt(reader, () => list.addConfirmed({ email: reader.email }, consentOf(reader)))) {
-      written.add.push(reader);
-    }
+/** The second reading of the file, refused when it is not the file the first one read. */
+async function readAgain(file: string, stamp: FileStamp): Promise<OpenedExport> {
+  const again = await openExport(file);
+  if (again.stamp.size !== stamp.size || again.stamp.modifiedMs !== stamp.modifiedMs) {
+    await again.close();
+    throw new ImportFileError(`${file} changed while it was being read. Run the import again once it is written.`);
   }
-  for (const reader of plan.suppressAdd) {
-    const store = () => list.addSuppressed({ email: reader.email }, reader.reason, consentOf(reader));
-    if (await attempt(reader, store)) written.suppressAdd.push(reader);
-  }
-  written.alreadyOnList.sort((a, b) => a.line - b.line);
-  return { plan: written, failed };
+  return again;
 }
 
 export async function runImport(options: RunImportOptions): Promise<RunImportResult> {
   const { file, list, now, out } = options;
-  let read;
+  let first;
+  let again;
   try {
-    read = await readExportFile(file);
+    first = await surveyFile(file);
+    const held = !options.dryRun && !options.yes && suppressesMost(first.survey.suppressions(), first.survey.rowCount);
+    again = { held, opened: await readAgain(file, first.opened.stamp) };
   } catch (error) {
     if (!(error instanceof ImportFileError)) throw error;
     out.write(`${error.message}\nNothing imported.\n`);
     return { exitCode: 2, outcome: null };
   }
-  const { detected, rows } = read;
-  const known = await knownAddresses(list, rows);
-  const planned = planImport(rows, (email) => known.has(addressKey(email)));
-  const name = cleanField(path.basename(file));
-  const consentOf = (reader: { originalDate: string | null; statusInFile: string | null }) =>
-    importConsent({ file: name, format: detected.format, importedAt: now, ...reader });
-  const held = !options.dryRun && !options.yes && suppressesMost(planned, rows.length);
+  const { survey } = first;
+  const { held } = again;
+  const { detected } = first.opened;
   const dryRun = options.dryRun || held;
-  const { plan, failed } = dryRun ? { plan: planned, failed: [] } : await write(planned, list, consentOf);
+  const name = cleanField(path.basename(file));
+  const toWrite = (reader: PendingReader): ImportWrite => ({
+    reader: { email: reader.email },
+    suppression: reader.reason,
+    consent: importConsent({ file: name, format: detected.format, importedAt: now, ...reader }),
+  });
+  const plan = emptyPlan();
+  const failed: WriteFailure[] = [];
+  const refusedByStatus: Refusal[] = [];
+  const batches = new ImportBatches((batch) => list.write(batch.map(toWrite)), plan, failed, options.batchRows);
+  for await (const row of again.opened.rows) {
+    const firstRow = survey.firstOf(row);
+    if (!firstRow) continue;
+    const onList = asksTheList(firstRow.status) && (await list.has(firstRow.reader.email));
+    const step = stepOf(firstRow, onList);
+    if (step.kind === "known") plan.alreadyOnList += 1;
+    else if (step.kind === "refused") refusedByStatus.push(step.refusal);
+    else {
+      const reason = step.kind === "suppress" ? step.reader.reason : null;
+      if (!dryRun) await batches.add({ ...readerOf(step.reader), reason });
+      else if (reason) plan.suppressed[reason] += 1;
+      else plan.added += 1;
+    }
+  }
+  await batches.flush();
+  plan.refused = [...survey.refusedAddresses, ...refusedByStatus].sort((a, b) => a.line - b.line);
+  plan.duplicatesInFile = survey.duplicatesInFile;
   const outcome: ImportOutcome = {
     file: name,
     format: detected.format,
     dryRun,
     held,
-    rowCount: rows.length,
+    rowCount: survey.rowCount,
     plan,
     failed,
   };
   out.write(formatImportReport(outcome));
   return { exitCode: importExitCode(outcome), outcome };
 }
+
+/** The reader's own fields (a suppression's reason travels apart). */
+const readerOf = ({ line, email, originalDate, statusInFile }: PlannedReader): PlannedReader => ({
+  line,
+  email,
+  originalDate,
+  statusInFile,
+});

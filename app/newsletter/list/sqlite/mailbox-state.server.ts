@@ -1,5 +1,6 @@
 // The state the ledger's table (../ledger.ts) is asked about, read from the embedded list: the address's own row and
 // its mailbox's tombstone. The table decides what a door does; the adapters only read this and write what it says.
+import { statement } from "~/utils/sqlite-statements.server";
 import type { DatabaseSync } from "node:sqlite";
 import { type LeftReason, leftReasonOfRow, type MailboxState } from "~/newsletter/list/ledger";
 import { mailboxOf, SAME_MAILBOX, SIGNED_UP_HERE, tombstoneOf } from "~/newsletter/list/sqlite/tombstones.server";
@@ -28,15 +29,14 @@ export function ledgerState(db: DatabaseSync, email: string, row: RowState | und
 
 /** The address's own row, as `ledgerState` reads it. */
 export const rowState = (db: DatabaseSync, email: string): RowState | undefined =>
-  db
-    .prepare(
-      `select state, suppressed_reason as suppressed, ${SIGNED_UP_HERE} as here from newsletter_subscribers ` +
-        "where lower(email) = lower(?)",
-    )
-    .get(email) as RowState | undefined;
+  statement(
+    db,
+    `select state, suppressed_reason as suppressed, ${SIGNED_UP_HERE} as here from newsletter_subscribers ` +
+      "where lower(email) = lower(?)",
+  ).get(email) as RowState | undefined;
 
 /** Whether any row of the mailbox `email` reaches was signed up here by the form (the person's own word). */
 export const signedUpHere = (db: DatabaseSync, email: string): boolean =>
-  db
-    .prepare(`select 1 from newsletter_subscribers where ${SAME_MAILBOX} and ${SIGNED_UP_HERE}`)
-    .get({ mailbox: mailboxOf(db, email) }) !== undefined;
+  statement(db, `select 1 from newsletter_subscribers where ${SAME_MAILBOX} and ${SIGNED_UP_HERE}`).get({
+    mailbox: mailboxOf(db, email),
+  }) !== undefined;

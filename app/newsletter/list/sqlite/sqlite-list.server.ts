@@ -14,7 +14,8 @@ import { countRows, disconnect, type LiveConnection } from "~/newsletter/list/sq
 import { connectAtStart, FileHealth } from "~/newsletter/list/sqlite/file-health.server";
 import { signUp, StoreUnwritable, unsubscribe } from "~/newsletter/list/sqlite/visitors.server";
 import { confirmByHash, expirePending, issueToken } from "~/newsletter/list/sqlite/double-opt-in.server";
-import { addImported } from "~/newsletter/list/sqlite/imported.server";
+import { addImportedBatch } from "~/newsletter/list/sqlite/imported.server";
+import { statement } from "~/utils/sqlite-statements.server";
 import {
   delivered,
   softBounce,
@@ -96,8 +97,13 @@ export function openSqliteList(dataDir: string): SqliteList {
       count: () => countRows(db()),
       countByState: () => countByState(db()),
       has: (email) =>
-        db().prepare("select 1 from newsletter_subscribers where lower(email) = lower(?)").get(email) !== undefined,
-      addImported: (row) => write((db) => addImported(db, row)),
+        statement(db(), "select 1 from newsletter_subscribers where lower(email) = lower(?)").get(email) !== undefined,
+      addImportedBatch: (rows) => write((db) => addImportedBatch(db, rows)),
+      addImported: (row) => {
+        const [answer] = write((db) => addImportedBatch(db, [row]));
+        if (answer instanceof Error) throw answer;
+        return answer === true;
+      },
       countSuppressed: () =>
         Number(
           (

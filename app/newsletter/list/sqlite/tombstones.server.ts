@@ -2,6 +2,7 @@
 // kept in the list's own file (newsletter_ledger); `mailbox_hash(email)` is a SQL function of each connection, so the
 // queries say "this mailbox" the way the Supabase migration's do. The rules are ../ledger.ts's.
 import type { DatabaseSync } from "node:sqlite";
+import { statement } from "~/utils/sqlite-statements.server";
 import { type LeftReason, strongerReason } from "~/newsletter/list/ledger";
 import { mailboxHash, newLedgerKey } from "~/newsletter/list/mailbox-hash.server";
 import type { SuppressReason, Suppression } from "~/newsletter/list/subscriber-list.server";
@@ -14,8 +15,8 @@ export interface Tombstone {
 
 /** The list's ledger key, made on first use. */
 export function ledgerKey(db: DatabaseSync): string {
-  db.prepare("insert or ignore into newsletter_ledger (name, value) values ('key', ?)").run(newLedgerKey());
-  return (db.prepare("select value from newsletter_ledger where name = 'key'").get() as { value: string }).value;
+  statement(db, "insert or ignore into newsletter_ledger (name, value) values ('key', ?)").run(newLedgerKey());
+  return (statement(db, "select value from newsletter_ledger where name = 'key'").get() as { value: string }).value;
 }
 
 /**
@@ -28,7 +29,7 @@ export function openLedger(db: DatabaseSync): string {
     typeof email === "string" ? mailboxHash(key, email) : null,
   );
   fillMailboxes(db);
-  const done = db.prepare("select 1 from newsletter_ledger where name = 'tombstones-from-rows'").get();
+  const done = statement(db, "select 1 from newsletter_ledger where name = 'tombstones-from-rows'").get();
   if (!done) {
     db.exec(`
       insert or ignore into newsletter_tombstones (mailbox, reason, at)
@@ -45,7 +46,7 @@ export function openLedger(db: DatabaseSync): string {
 
 /** Stores the mailbox hash of rows written without it (by this version's inserts, or by a file from before it). */
 export function fillMailboxes(db: DatabaseSync) {
-  db.prepare("update newsletter_subscribers set mailbox = mailbox_hash(email) where mailbox is null").run();
+  statement(db, "update newsletter_subscribers set mailbox = mailbox_hash(email) where mailbox is null").run();
 }
 
 /**
@@ -56,25 +57,27 @@ export const SAME_MAILBOX = "(mailbox = :mailbox or (mailbox is null and mailbox
 
 /** The hash of the mailbox `email` reaches, with this list's key. */
 export const mailboxOf = (db: DatabaseSync, email: string): string =>
-  (db.prepare("select mailbox_hash(?) as m").get(email) as { m: string }).m;
+  (statement(db, "select mailbox_hash(?) as m").get(email) as { m: string }).m;
 
 /** The tombstone of the mailbox `email` reaches, if any. */
 export const tombstoneOf = (db: DatabaseSync, email: string): Tombstone | null =>
-  (db.prepare("select mailbox, reason, at from newsletter_tombstones where mailbox = mailbox_hash(?)").get(email) as
+  (statement(db, "select mailbox, reason, at from newsletter_tombstones where mailbox = mailbox_hash(?)").get(email) as
     Tombstone | undefined) ?? null;
 
 /** Every tombstone, oldest first. */
 export const allTombstones = (db: DatabaseSync): Tombstone[] =>
-  db
-    .prepare("select mailbox, reason, at from newsletter_tombstones order by at, mailbox")
-    .all() as unknown as Tombstone[];
+  statement(
+    db,
+    "select mailbox, reason, at from newsletter_tombstones order by at, mailbox",
+  ).all() as unknown as Tombstone[];
 
 /** Writes (or strengthens) the tombstone of a hashed mailbox; the reason it holds after. */
 export function writeTombstone(db: DatabaseSync, mailbox: string, reason: LeftReason, at: string): LeftReason {
-  const found = db.prepare("select reason from newsletter_tombstones where mailbox = ?").get(mailbox) as
+  const found = statement(db, "select reason from newsletter_tombstones where mailbox = ?").get(mailbox) as
     { reason: LeftReason } | undefined;
   const kept = strongerReason(found?.reason ?? null, reason);
-  db.prepare(
+  statement(
+    db,
     "insert into newsletter_tombstones (mailbox, reason, at) values (?1, ?2, ?3) " +
       "on conflict (mailbox) do update set reason = ?2, at = max(at, ?3)",
   ).run(mailbox, kept, at);
@@ -93,7 +96,8 @@ export function leaveMailbox(
 ): LeftReason {
   const mailbox = mailboxOf(db, email);
   const kept = writeTombstone(db, mailbox, reason, suppression.at.toISOString());
-  db.prepare(
+  statement(
+    db,
     "update newsletter_subscribers set suppressed_reason = :reason, suppressed_at = :at, suppressed_detail = :detail, " +
       `confirm_token_hash = null, previous_confirm_token_hash = null where ${SAME_MAILBOX} and suppressed_reason is null`,
   ).run({ reason: suppression.reason, at: suppression.at.toISOString(), detail: suppression.detail, mailbox });
@@ -102,7 +106,7 @@ export function leaveMailbox(
 
 /** Lifts the tombstone of the mailbox `email` reaches; whether there was one. */
 export const liftTombstone = (db: DatabaseSync, email: string): boolean =>
-  Number(db.prepare("delete from newsletter_tombstones where mailbox = mailbox_hash(?)").run(email).changes) > 0;
+  Number(statement(db, "delete from newsletter_tombstones where mailbox = mailbox_hash(?)").run(email).changes) > 0;
 
 /** The reason a row of a tombstoned mailbox is suppressed with (an import's tombstone: "unsubscribed" elsewhere). */
 export const rowReasonOf = (reason: LeftReason): Suppression["reason"] =>

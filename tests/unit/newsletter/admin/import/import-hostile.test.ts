@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { cleanField } from "~/newsletter/admin/import/clean-text";
 import { decodeImportFile, parseCsv, utf16Shape } from "~/newsletter/admin/import/csv-reader.server";
 import { originalDateProblem, parseOriginalDate } from "~/newsletter/admin/import/original-date.server";
-import { planImport } from "~/newsletter/admin/import/plan.server";
 import { readRows, type ReadExport } from "~/newsletter/admin/import/read-rows.server";
+import { planRows } from "../../../../support/import-plan";
 
 const read = (bytes: Uint8Array): ReadExport => {
   const result = readRows(parseCsv(decodeImportFile(bytes)));
@@ -47,7 +47,7 @@ describe("sign-up dates", () => {
       "linus@example.com,1901-01-01T00:00:00Z",
       "ken@example.com,sometime in 2020",
     ].join("\n");
-    const plan = planImport(read(utf8(file)).rows, () => false);
+    const plan = planRows(read(utf8(file)).rows, () => false);
     expect(plan.add.map((r) => [r.line, r.email, r.originalDate])).toEqual([
       [2, "ada@example.com", "2021-03-04T10:15:00.000Z"],
       [5, "ken@example.com", null],

@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { describeImportConsent, importConsent } from "~/newsletter/admin/import/consent.server";
 import { parseImportArgs } from "~/newsletter/admin/import/import-args.server";
-import { addressRefusal, planImport, type ImportPlan } from "~/newsletter/admin/import/plan.server";
+import { addressRefusal } from "~/newsletter/admin/import/plan.server";
 import { formatImportReport, importExitCode, type ImportOutcome } from "~/newsletter/admin/import/report.server";
 import { readFixture } from "../../../../support/import-fixture";
+import { counted, planRows, type ListedPlan } from "../../../../support/import-plan";
 
 const nobody = () => false;
 const plan = (file: string, isOnList: (email: string) => boolean = nobody) =>
-  planImport(readFixture(file).rows, isOnList);
+  planRows(readFixture(file).rows, isOnList);
 
 /** The plan in a compact shape: line and address per bucket, with the suppression's reason. */
-const summary = (p: ImportPlan) => ({
+const summary = (p: ListedPlan) => ({
   add: p.add.map((r) => `${r.line} ${r.email}`),
   suppressAdd: p.suppressAdd.map((r) => `${r.line} ${r.email} ${r.reason}`),
   alreadyOnList: p.alreadyOnList.map((r) => `${r.line} ${r.email}`),
@@ -158,7 +159,7 @@ describe("the plan's rules", () => {
       [row(2, "ada@example.com", "active"), row(3, "Ada@Example.com", "left")],
       [row(2, "ada@example.com", "left"), row(3, "Ada@Example.com", "active")],
     ]) {
-      const p = planImport(rows, nobody);
+      const p = planRows(rows, nobody);
       expect(p.add).toEqual([]);
       expect(p.suppressAdd).toMatchObject([{ line: 2, email: "ada@example.com", reason: "unsubscribed" }]);
       expect(p.duplicatesInFile).toEqual([{ line: 3, email: "Ada@Example.com", firstLine: 2 }]);
@@ -182,7 +183,7 @@ describe("the import's report", () => {
     format: "substack",
     dryRun: false,
     rowCount: 7,
-    plan: plan("substack.csv"),
+    plan: counted(plan("substack.csv")),
     failed: [],
     ...overrides,
   });
@@ -204,7 +205,7 @@ describe("the import's report", () => {
   });
 
   it("with --dry-run says what would happen and that nothing was written", () => {
-    const text = formatImportReport(outcome({ dryRun: true, plan: plan("buttondown.csv"), rowCount: 10 }));
+    const text = formatImportReport(outcome({ dryRun: true, plan: counted(plan("buttondown.csv")), rowCount: 10 }));
     expect(text).toContain("3 readers would be added as confirmed.\n");
     expect(text).toContain(
       "3 addresses would be added suppressed, never to be mailed: 1 bounced, 1 complained, 1 unsubscribed.\n",
@@ -217,7 +218,9 @@ describe("the import's report", () => {
     const again = plan("mailchimp-cleaned.csv", () => true);
     // What the list answered on the first run's file again: the address was suppressed already.
     again.alreadyOnList.push(...again.suppressAdd.splice(0).map(({ line, email }) => ({ line, email })));
-    const text = formatImportReport(outcome({ file: "cleaned.csv", format: "mailchimp", rowCount: 1, plan: again }));
+    const text = formatImportReport(
+      outcome({ file: "cleaned.csv", format: "mailchimp", rowCount: 1, plan: counted(again) }),
+    );
     expect(text).toBe(
       "cleaned.csv: Mailchimp, 1 row.\n0 readers added as confirmed.\n1 address is already on the list, left as is.\n",
     );

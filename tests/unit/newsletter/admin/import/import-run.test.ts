@@ -6,7 +6,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_FILE_BYTES } from "~/newsletter/admin/import/csv-reader.server";
-import { runImport, type ImportTarget } from "~/newsletter/admin/import/run-import.server";
+import { runImport, type ImportTarget, type ImportWrite } from "~/newsletter/admin/import/run-import.server";
 import { importFixture } from "../../../../support/import-fixture";
 
 let dir: string;
@@ -28,13 +28,18 @@ afterEach(() => {
 function sqliteList(): ImportTarget {
   const known = db.prepare("select 1 from readers where lower(email) = lower(?)");
   const insert = db.prepare("insert or ignore into readers (email, state, reason, consent) values (?, ?, ?, ?)");
+  const store = ({ reader, suppression, consent }: ImportWrite) => {
+    try {
+      const state = suppression ? "suppressed" : "confirmed";
+      return insert.run(reader.email, state, suppression, JSON.stringify(consent)).changes === 1;
+    } catch (error) {
+      return error as Error;
+    }
+  };
   return {
     has: (email) => known.get(email) !== undefined,
-    addConfirmed: (reader, consent) =>
-      insert.run(reader.email, "confirmed", null, JSON.stringify(consent)).changes === 1,
     // Asynchronous on purpose: the list may answer either way.
-    addSuppressed: async (reader, reason, consent) =>
-      insert.run(reader.email, "suppressed", reason, JSON.stringify(consent)).changes === 1,
+    write: async (batch) => batch.map(store),
   };
 }
 
@@ -106,12 +111,13 @@ describe("runImport with a list in a SQLite file", () => {
     expect(exitCode).toBe(0);
     expect(text).toContain("4 readers added as confirmed.\n");
     const rows = dump().map((row) => ({ ...row, consent: JSON.parse(row.consent) }));
+    // In the file's order.
     expect(rows.map((row) => [row.email, row.state, row.reason])).toEqual([
       ["ada@example.com", "confirmed", null],
       ["grace@example.org", "confirmed", null],
+      ["linus@example.com", "suppressed", "unsubscribed"],
       ["margaret@example.com", "confirmed", null],
       ["ken@example.com", "confirmed", null],
-      ["linus@example.com", "suppressed", "unsubscribed"],
     ]);
     expect(rows[0]?.consent).toEqual({
       source: "import",
@@ -122,7 +128,7 @@ describe("runImport with a list in a SQLite file", () => {
       originalDate: "2021-03-04T10:15:00.000Z",
       statusInFile: 'email_disabled "false"',
     });
-    expect(rows[3]?.consent.originalDate).toBeNull();
+    expect(rows[4]?.consent.originalDate).toBeNull();
   });
 
   it("a second import of the same file adds nothing and changes nothing", async () => {
