@@ -26,8 +26,19 @@ export type WriteAnswer = boolean | Error;
 
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
 
+/** Batches between full collections, when the command exposes V8's collector (its npm script's --expose-gc). */
+const BATCHES_PER_COLLECTION = 40;
+
+/**
+ * Each batch's garbage outlives the young generation and V8 lets the old one grow long before it collects: on a fast
+ * machine a 200,000-row write grew the process by some 60 MiB of garbage. A full collection every 10,000 readers costs
+ * a few milliseconds each and keeps the peak near the live set.
+ */
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+
 export class ImportBatches {
   private pending: PendingReader[] = [];
+  private written = 0;
 
   /**
    * @param store writes one batch and answers for each reader in order; a throw fails every reader of the batch.
@@ -66,5 +77,7 @@ export class ImportBatches {
       else if (reader.reason) this.plan.suppressed[reader.reason] += 1;
       else this.plan.added += 1;
     });
+    this.written += 1;
+    if (collectGarbage && this.written % BATCHES_PER_COLLECTION === 0) collectGarbage();
   }
 }
