@@ -87,3 +87,14 @@ export function emailsInFile(file: string): string[] {
     db.close();
   }
 }
+
+/** Why an embedded store's reader gets no mail (null when they do), read-only beside the running server. */
+export function storedSuppression(dataDir: string, email: string): string | null {
+  const db = new DatabaseSync(path.join(dataDir, "newsletter.sqlite"), { readOnly: true });
+  try {
+    const row = db.prepare("select suppressed_reason as r from newsletter_subscribers where email = ?").get(email);
+    return (row as { r: string | null }).r;
+  } finally {
+    db.close();
+  }
+}

@@ -1,34 +1,16 @@
 // The embedded SQLite store as the reader who leaves and the owner use it: unsubscribing, the owner's tools, and a
 // backup taken while the store is in use (the store itself: sqlite-store.test.ts).
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { openSqliteList, SQLITE_FILE_NAME, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
+import { describe, expect, it, vi } from "vitest";
+import { openSqliteList, SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
+import { sqliteStoresPerTest, subscriberRows } from "../../../support/newsletter/sqlite-stores";
 
 let dir: string;
-const open: SqliteList[] = [];
-
-function openStore(dataDir = dir) {
-  const store = openSqliteList(dataDir);
-  open.push(store);
-  return store;
-}
-
-function rows(file: string) {
-  const db = new DatabaseSync(file, { readOnly: true });
-  try {
-    return db.prepare("select id, email, created_at from newsletter_subscribers order by id").all() as {
-      id: number;
-      email: string;
-      created_at: string;
-    }[];
-  } finally {
-    db.close();
-  }
-}
+const openStore = sqliteStoresPerTest((made) => (dir = made));
+const rows = subscriberRows;
 
 function journalMode(file: string) {
   const db = new DatabaseSync(file, { readOnly: true });
@@ -38,16 +20,6 @@ function journalMode(file: string) {
     db.close();
   }
 }
-
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "newsletter-sqlite-"));
-});
-
-afterEach(() => {
-  for (const store of open.splice(0)) store.close();
-  rmSync(dir, { recursive: true, force: true });
-  vi.restoreAllMocks();
-});
 
 describe("unsubscribing and the owner's tools (embedded store)", () => {
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

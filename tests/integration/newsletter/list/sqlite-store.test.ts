@@ -1,38 +1,19 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
-  openSqliteList,
   SQLITE_FILE_NAME,
   type SqliteList,
   StoreFileError,
   WRITE_CHECK_INTERVAL_MS,
 } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { until } from "../../../support/until";
+import { sqliteStoresPerTest, subscriberRows } from "../../../support/newsletter/sqlite-stores";
 
 let dir: string;
-const open: SqliteList[] = [];
-
-function openStore(dataDir = dir) {
-  const store = openSqliteList(dataDir);
-  open.push(store);
-  return store;
-}
-
-function rows(file: string) {
-  const db = new DatabaseSync(file, { readOnly: true });
-  try {
-    return db.prepare("select id, email, created_at from newsletter_subscribers order by id").all() as {
-      id: number;
-      email: string;
-      created_at: string;
-    }[];
-  } finally {
-    db.close();
-  }
-}
+const openStore = sqliteStoresPerTest((made) => (dir = made));
+const rows = subscriberRows;
 
 /** What an unclean exit would leave: the database file and whatever log is at its name now, opened elsewhere. */
 function afterCrash(store: SqliteList): string[] {
@@ -44,16 +25,6 @@ function afterCrash(store: SqliteList): string[] {
   }
   return rows(path.join(copy, SQLITE_FILE_NAME)).map((row) => row.email);
 }
-
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "newsletter-sqlite-"));
-});
-
-afterEach(() => {
-  for (const store of open.splice(0)) store.close();
-  rmSync(dir, { recursive: true, force: true });
-  vi.restoreAllMocks();
-});
 
 describe("the embedded SQLite store", () => {
   it("creates DATA_DIR (and missing parents) and the database file at start-up", () => {

@@ -1,14 +1,10 @@
 // The stub Supabase's get-latest-tweet function and its control API, through supabase-js as the app calls them (its
 // PostgREST and main.ts: stub-supabase.test.ts).
 import { FunctionsFetchError, FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  DEFAULT_LATEST_POST_TEXT,
-  FAKE_ANON_KEY,
-  startStubSupabase,
-  type StubSupabase,
-} from "../../../support/stub-supabase/stub";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_LATEST_POST_TEXT, FAKE_ANON_KEY, type StubSupabase } from "../../../support/stub-supabase/stub";
 import { elapsed, insertSubscriber, stubClient } from "../../../support/stub-supabase/client";
+import { stubSupabaseForFile } from "../../../support/stub-supabase/per-file";
 
 let stub: StubSupabase;
 let supabase: SupabaseClient;
@@ -16,17 +12,9 @@ let supabase: SupabaseClient;
 const client = (key?: string, options?: { dbTimeout?: number }) => stubClient(stub, key, options);
 const subscribe = (email: string, db = supabase) => insertSubscriber(db, email);
 
-beforeAll(async () => {
-  stub = await startStubSupabase();
+stubSupabaseForFile((started) => {
+  stub = started;
   supabase = client();
-}, 120_000); // PGlite's first start compiles its WebAssembly
-
-afterAll(async () => {
-  await stub?.close();
-});
-
-beforeEach(async () => {
-  await stub.reset();
 });
 
 describe("stub Functions: get-latest-tweet", () => {

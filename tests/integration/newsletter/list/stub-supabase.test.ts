@@ -2,14 +2,10 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  DEFAULT_LATEST_POST_TEXT,
-  FAKE_ANON_KEY,
-  startStubSupabase,
-  type StubSupabase,
-} from "../../../support/stub-supabase/stub";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_LATEST_POST_TEXT, FAKE_ANON_KEY, type StubSupabase } from "../../../support/stub-supabase/stub";
 import { elapsed, insertSubscriber, stubClient } from "../../../support/stub-supabase/client";
+import { stubSupabaseForFile } from "../../../support/stub-supabase/per-file";
 
 let stub: StubSupabase;
 let supabase: SupabaseClient;
@@ -17,17 +13,9 @@ let supabase: SupabaseClient;
 const client = (key?: string, options?: { dbTimeout?: number }) => stubClient(stub, key, options);
 const subscribe = (email: string, db = supabase) => insertSubscriber(db, email);
 
-beforeAll(async () => {
-  stub = await startStubSupabase();
+stubSupabaseForFile((started) => {
+  stub = started;
   supabase = client();
-}, 120_000); // PGlite's first start compiles its WebAssembly
-
-afterAll(async () => {
-  await stub?.close();
-});
-
-beforeEach(async () => {
-  await stub.reset();
 });
 
 describe("the stand-in's PostgREST (the real migrations on PGlite): insert into newsletter_subscribers", () => {

@@ -10,6 +10,7 @@ import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { addReaders } from "../../../support/newsletter/cli";
+import { storedSuppression } from "../../../support/newsletter/http";
 import { serverHarness } from "../../../support/production-server";
 import { startSignedStub } from "../../../support/stub-supabase/signed-stub";
 import type { StubSupabase } from "../../../support/stub-supabase/stub";
@@ -38,15 +39,7 @@ describe("a Brevo report the list cannot take now", () => {
     const dataDir = harness.scratchDir();
     await addReaders(dataDir, ["gone@example.net", "annoyed@example.org"]);
     const server = await harness.start({ BREVO_WEBHOOK_AUTH: BREVO_AUTH, DATA_DIR: dataDir });
-    const reason = (email: string) => {
-      const db = new DatabaseSync(path.join(dataDir, SQLITE_FILE_NAME), { readOnly: true });
-      try {
-        const row = db.prepare("select suppressed_reason as r from newsletter_subscribers where email = ?").get(email);
-        return (row as { r: string | null }).r;
-      } finally {
-        db.close();
-      }
-    };
+    const reason = (email: string) => storedSuppression(dataDir, email);
 
     // Another writer holds the file: the server's write waits its busy timeout, then fails.
     const lock = new DatabaseSync(path.join(dataDir, SQLITE_FILE_NAME));

@@ -5,11 +5,9 @@
  * reader's own unsubscribe at Postmark) suppresses them as unsubscribed with Supabase's real migrations (on PGlite); a
  * reactivation changes nothing; Postmark's test request is answered 200.
  */
-import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { addReaders } from "../../../support/newsletter/cli";
+import { storedSuppression } from "../../../support/newsletter/http";
 import { sendReaders } from "../../../support/pglite-migrations";
 import { serverHarness } from "../../../support/production-server";
 import { startSignedStub } from "../../../support/stub-supabase/signed-stub";
@@ -40,15 +38,7 @@ describe("Postmark's Subscription Change over HTTP", () => {
     const dataDir = harness.scratchDir();
     await addReaders(dataDir, ["annoyed@example.org", "reader@example.com"]);
     const server = await harness.start({ POSTMARK_WEBHOOK_AUTH: POSTMARK_AUTH, DATA_DIR: dataDir });
-    const reason = (email: string) => {
-      const db = new DatabaseSync(path.join(dataDir, SQLITE_FILE_NAME), { readOnly: true });
-      try {
-        const row = db.prepare("select suppressed_reason as r from newsletter_subscribers where email = ?").get(email);
-        return (row as { r: string | null }).r;
-      } finally {
-        db.close();
-      }
-    };
+    const reason = (email: string) => storedSuppression(dataDir, email);
     expect((await postmark(server.url, {})).status).toBe(200);
     const reactivation = change({ Recipient: "reader@example.com", SuppressSending: false });
     expect((await postmark(server.url, reactivation)).status).toBe(200);
