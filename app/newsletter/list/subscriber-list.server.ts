@@ -29,12 +29,13 @@ export interface Consent {
 }
 
 /**
- * How a sign-up is stored: `confirmed` at once (mail is off, so nobody could confirm), or `pending` with the consent
- * the reader gave, until they press 'Confirm' on the page their mail links to. `mayMail: false` (the fair limits on
- * confirmation mails are reached): a sign-up that would need a mail stores nothing and is answered as if it had.
+ * How a sign-up is stored, always with the consent the reader gave: `confirmed` at once (mail is off, so nobody could
+ * confirm), or `pending` until they press 'Confirm' on the page their mail links to. `mayMail: false` (the fair limits
+ * on confirmation mails are reached): a sign-up that would need a mail stores nothing and is answered as if it had.
  */
 export type SignUpRequest =
-  { state: "confirmed" } | { state: "pending"; consent: Consent; now: number; mayMail?: boolean };
+  | { state: "confirmed"; consent: Consent; now: number }
+  | { state: "pending"; consent: Consent; now: number; mayMail?: boolean };
 
 export interface SignUp {
   outcome: SubscribeOutcome;
@@ -216,7 +217,7 @@ export interface OwnerOperations {
 export interface SubscriberList {
   readonly kind: "sqlite" | "supabase";
   // What visitors do. Neither throws: a failure is logged with its cause and answered "failed".
-  signUp(email: string, request?: SignUpRequest): Promise<SignUp>;
+  signUp(email: string, request: SignUpRequest): Promise<SignUp>;
   /** Removes the subscriber holding this unsubscribe token, if any. */
   unsubscribe(token: string): Promise<UnsubscribeOutcome>;
   // Double opt-in. These throw when the list cannot answer; the caller retries or answers "failed".

@@ -1,6 +1,7 @@
 // Where a sign-up is stored: the list, pending with the reader's consent and one confirmation mail queued when
-// confirmation is on, confirmed at once when mail is off. The answer never waits for the relay. The fair limits
-// (fair-confirmations.server.ts) are asked first: over them, the list stores nothing and no mail is queued.
+// confirmation is on, confirmed at once with the same consent record when mail is off. The answer never waits for the
+// relay. The fair limits (fair-confirmations.server.ts) are asked first: over them, the list stores nothing and no
+// mail is queued.
 import type { SubscribeOutcome } from "~/newsletter/list/subscriber-list.server";
 import { dialogConsent } from "~/newsletter/sign-up/consent.server";
 import type { VisitorServices } from "~/newsletter/visitor-services.server";
@@ -15,11 +16,12 @@ export async function signUp(
   client: string,
 ): Promise<SubscribeOutcome> {
   const list = running.list();
-  if (!running.confirmationOn) return (await list.signUp(email)).outcome;
+  const consent = dialogConsent(page);
+  if (!running.confirmationOn)
+    return (await list.signUp(email, { state: "confirmed", consent, now: Date.now() })).outcome;
   try {
     const now = Date.now();
     const room = running.confirmations.room(email, client, now);
-    const consent = dialogConsent(page);
     const result = await list.signUp(email, { state: "pending", consent, now, mayMail: room.fits });
     if (result.held) running.confirmations.logHeld(email, client, room);
     if (result.mail) running.confirmations.queue(email, client, Date.now());

@@ -18,6 +18,7 @@ import { hashToken, type ImportedRow } from "~/newsletter/list/subscriber-list.s
 import { dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { mailboxKey } from "~/newsletter/sign-up/mailbox-key";
 import { checkInvariants, sendLine } from "./invariants";
+import { withoutMail } from "../newsletter/without-mail";
 
 /** Few addresses, several reaching one inbox, so doors meet often. */
 export const ADDRESSES = [
@@ -47,7 +48,6 @@ export interface Model {
    * Addresses that signed up while mail was off: the product stores them confirmed at once, with no consent record
    * (nothing could be confirmed by mail), as it stores readers from before confirmation existed.
    */
-  withoutRecord: Set<string>;
 }
 
 /** The real list and what surrounds it: its folder, the backup folder, an outbox, a clock. */
@@ -71,7 +71,6 @@ export function newWorld(): { model: Model; real: Real } {
       removed: new Map(),
       sends: new Map(),
       tokens: new Map(),
-      withoutRecord: new Set(),
     },
     real: {
       dir,
@@ -122,9 +121,8 @@ const signUp = (email: string) =>
 /** The dialog while mail is off (no relay configured): the product stores the reader confirmed, without a mail. */
 const signUpWithoutMail = (email: string) =>
   door(`signUpWithoutMail(${email})`, async (model, real) => {
-    const signedUp = await real.list.signUp(email);
+    const signedUp = await real.list.signUp(email, withoutMail(real.now));
     if (signedUp.mail) throw new Error("a sign-up while mail is off asked for a mail");
-    if (signedUp.outcome === "subscribed") model.withoutRecord.add(email.toLowerCase());
   });
 
 const confirm = (email: string) =>

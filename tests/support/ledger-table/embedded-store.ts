@@ -7,6 +7,7 @@ import { openSqliteList, type SqliteList } from "~/newsletter/list/sqlite/sqlite
 import { hashToken } from "~/newsletter/list/subscriber-list.server";
 import { dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { ADDRESS, seenOf, type TableStore } from "./cases";
+import { withoutMail } from "../newsletter/without-mail";
 
 const DAY = 24 * 60 * 60_000;
 
@@ -35,7 +36,7 @@ export function embeddedStore(scratch: string): TableStore & { close(): void } {
       const next = `token-${randomUUID()}`;
       if ((await open().issueConfirmToken(ADDRESS, hashToken(next), now)) === "issued") token = next;
     },
-    "sign-up-without-mail": () => open().signUp(ADDRESS),
+    "sign-up-without-mail": () => open().signUp(ADDRESS, withoutMail()),
     confirm: async () => (token ? open().confirm(token, now + 1) : null),
     expire: async () => {
       now += 8 * DAY;

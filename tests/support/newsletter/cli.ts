@@ -10,6 +10,7 @@ import { dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { openSqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { childEnv, productionEnv, ROOT } from "../production-server";
 import type { Run } from "../subscribers-cli";
+import { withoutMail } from "./without-mail";
 
 export const FROM = "Alex Placeholder <updates@mail.example.net>";
 
@@ -82,7 +83,7 @@ export async function addReaders(dataDir: string, emails: string[]) {
   const store = openSqliteList(dataDir);
   try {
     for (const email of emails) {
-      const outcome = (await store.signUp(email)).outcome;
+      const outcome = (await store.signUp(email, withoutMail())).outcome;
       if (outcome !== "subscribed") throw new Error(`${email} could not be added: ${outcome}`);
     }
     return store.owner.rows();

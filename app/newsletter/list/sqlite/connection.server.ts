@@ -60,8 +60,10 @@ export function connect(file: string) {
   }
   return {
     db,
+    // A sign-up while mail is off: confirmed at once, with the consent the reader gave in the dialog.
     insert: db.prepare(
-      "insert into newsletter_subscribers (email, unsubscribe_token, mailbox) values (?1, ?2, mailbox_hash(?1))",
+      "insert into newsletter_subscribers (email, unsubscribe_token, mailbox, created_at, confirmed_at, " +
+        "consent_page, consent_version) values (?1, ?2, mailbox_hash(?1), ?3, ?3, ?4, ?5)",
     ),
     removeByToken: db.prepare("delete from newsletter_subscribers where unsubscribe_token = ? returning email"),
     noteUnsubscribe: db.prepare("insert or ignore into newsletter_unsubscribed (unsubscribe_token) values (?)"),

@@ -80,7 +80,8 @@ export function signUpPending(db: DatabaseSync, email: string, consent: Consent,
   });
 }
 
-const storeWording = (db: DatabaseSync, consent: Consent, now: number) =>
+/** Keeps the words a reader agreed to, once per version. */
+export const storeWording = (db: DatabaseSync, consent: Consent, now: number) =>
   db
     .prepare("insert or ignore into newsletter_consent_wordings (version, wording, first_used_at) values (?, ?, ?)")
     .run(consent.version, consent.wording, iso(now));

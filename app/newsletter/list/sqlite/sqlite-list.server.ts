@@ -80,7 +80,7 @@ export function openSqliteList(dataDir: string): SqliteList {
   return {
     kind: "sqlite",
     file,
-    signUp: async (email, request = { state: "confirmed" }) => signUp(live, health, email, request),
+    signUp: async (email, request) => signUp(live, health, email, request),
     unsubscribe: async (token) => unsubscribe(live, token),
     issueConfirmToken: async (email, tokenHash, now) => write((db) => issueToken(db, email, tokenHash, now)),
     confirm: async (token, now, onConfirmed) => write((db) => confirmByHash(db, hashToken(token), now, onConfirmed)),

@@ -3,13 +3,14 @@ import { randomUUID } from "node:crypto";
 import { maskEmail } from "~/utils/mask-email.server";
 import { describeCause } from "~/utils/log.server";
 import {
+  type Consent,
   type SignUp,
   type SignUpRequest,
   type SubscribeOutcome,
   type UnsubscribeOutcome,
 } from "~/newsletter/list/subscriber-list.server";
 import { isUnsubscribeToken } from "~/newsletter/list/unsubscribe-token";
-import { signUpPending } from "~/newsletter/list/sqlite/double-opt-in.server";
+import { signUpPending, storeWording } from "~/newsletter/list/sqlite/double-opt-in.server";
 import { type LiveConnection, sqliteOutcome } from "~/newsletter/list/sqlite/connection.server";
 import { transaction } from "~/utils/sqlite-transaction.server";
 import { transition } from "~/newsletter/list/ledger";
@@ -27,7 +28,7 @@ export class StoreUnwritable extends Error {
 
 /** A sign-up, confirmed at once or pending with its consent (see SignUpRequest). Never throws. */
 export function signUp(live: LiveConnection, health: FileHealth, email: string, request: SignUpRequest): SignUp {
-  if (request.state === "confirmed") return { outcome: subscribe(live, health, email), mail: false };
+  if (request.state === "confirmed") return { outcome: subscribe(live, health, email, request), mail: false };
   const problem = health.cannotWrite();
   try {
     if (problem) {
@@ -43,8 +44,13 @@ export function signUp(live: LiveConnection, health: FileHealth, email: string, 
   }
 }
 
-/** Stores one address, confirmed, with a fresh unsubscribe token. Never throws. */
-function subscribe(live: LiveConnection, health: FileHealth, email: string): SubscribeOutcome {
+/** Stores one address, confirmed, with its consent record and a fresh unsubscribe token. Never throws. */
+function subscribe(
+  live: LiveConnection,
+  health: FileHealth,
+  email: string,
+  { consent, now }: { consent: Consent; now: number },
+): SubscribeOutcome {
   // A row written to a deleted file, or half-written to a full disk, would be acknowledged and then lost.
   const problem = health.cannotWrite();
   if (problem) {
@@ -56,7 +62,8 @@ function subscribe(live: LiveConnection, health: FileHealth, email: string): Sub
     transaction(db, () => {
       const { state, reason } = ledgerState(db, email, rowState(db, email));
       // An address on the list already: the unique index answers "duplicate", as it always has.
-      live.current.insert.run(email, randomUUID());
+      live.current.insert.run(email, randomUUID(), new Date(now).toISOString(), consent.page, consent.version);
+      storeWording(db, consent, now);
       // With mail off nobody can confirm: a mailbox that left is stored, and never mailed.
       if (transition(state, "sign-up-without-mail", reason).to === "left" && reason) {
         leaveMailbox(db, email, reason, { reason: rowReasonOf(reason), at: new Date(), detail: "" });

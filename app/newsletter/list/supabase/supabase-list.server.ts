@@ -62,7 +62,7 @@ export function openSupabaseList(options: SupabaseListOptions): SupabaseList {
     kind: "supabase",
     confirms: confirmations !== null,
     suppresses: suppression !== null,
-    async signUp(email, request = { state: "confirmed" }) {
+    async signUp(email, request) {
       if (request.state === "confirmed") return { outcome: await writes.subscribe(email), mail: false };
       try {
         if (!confirmations) return await noConfirmations();

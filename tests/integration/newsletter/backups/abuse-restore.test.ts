@@ -11,6 +11,7 @@ import { openSqliteList, SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlit
 import { serverHarness } from "../../../support/production-server";
 import { storeScratch } from "../../../support/store-scratch";
 import { subscribers } from "../../../support/subscribers-cli";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 const { scratch, openStore } = storeScratch("portfolio-abuse-restore-");
 const live = () => path.join(scratch.dataDir, SQLITE_FILE_NAME);
@@ -19,7 +20,7 @@ const live = () => path.join(scratch.dataDir, SQLITE_FILE_NAME);
 async function craftedBackup(name: string, emails: string[], craft: (db: DatabaseSync) => void = () => {}) {
   const source = openSqliteList(path.join(scratch.dir, `source-${name}`));
   try {
-    for (const email of emails) expect((await source.signUp(email)).outcome).toBe("subscribed");
+    for (const email of emails) expect((await source.signUp(email, withoutMail())).outcome).toBe("subscribed");
     const file = path.join(scratch.dir, `${name}.sqlite`);
     await source.owner.backup(file);
     const db = new DatabaseSync(file);
@@ -105,7 +106,7 @@ describe("restore over a missing live file refuses a backup the store could not 
       const report = await restoreBackup(good, scratch.dataDir, scratch.backupDir);
       expect(report).toMatchObject({ kind: "replaced", subscribers: 1 });
       const store = openStore();
-      expect((await store.signUp("after@example.com")).outcome).toBe("subscribed");
+      expect((await store.signUp("after@example.com", withoutMail())).outcome).toBe("subscribed");
       expect(store.owner.rows().map((row) => row.email)).toEqual(["good@example.com", "after@example.com"]);
     });
   }
@@ -172,7 +173,7 @@ describe("restore into a live list (merge) checks every row the same way", () =>
   for (const [what, craft, message] of cases) {
     it(`${what}: refused with a message, the live list untouched`, async () => {
       const store = openStore();
-      expect((await store.signUp("live@example.com")).outcome).toBe("subscribed");
+      expect((await store.signUp("live@example.com", withoutMail())).outcome).toBe("subscribed");
       const before = readFileSync(live()).length;
       const backup = await craftedBackup("merge", ["fine@example.com"], craft);
       await expect(restoreBackup(backup, scratch.dataDir, scratch.backupDir)).rejects.toThrow(message);

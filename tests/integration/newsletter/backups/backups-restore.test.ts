@@ -13,6 +13,7 @@ import {
 } from "~/newsletter/backups/automatic-backups.server";
 import { openSqliteList, SQLITE_FILE_NAME, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { emailsInFile } from "../../../support/newsletter/http";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 let dir: string;
 let dataDir: string;
@@ -53,7 +54,7 @@ afterEach(() => {
 describe("restore", () => {
   async function listWithBackup(emails: string[]) {
     const store = openStore();
-    for (const email of emails) await store.signUp(email);
+    for (const email of emails) await store.signUp(email, withoutMail());
     const backup = (await writeBackup(store, settings())).file;
     return { store, backup };
   }
@@ -108,7 +109,7 @@ describe("restore", () => {
     const left = store.owner.rows().find((row) => row.email === "left@example.com")!;
     await store.unsubscribe(left.unsubscribeToken);
     expect(store.owner.remove("removed@example.com")).toBe(true);
-    await store.signUp("new@example.com");
+    await store.signUp("new@example.com", withoutMail());
     const report = await restoreBackup(backup, dataDir, backupDir);
     expect(report).toMatchObject({
       kind: "added back",
@@ -125,7 +126,7 @@ describe("restore", () => {
         .map((row) => row.email)
         .sort(),
     ).toEqual(["keep@example.com", "new@example.com", "removed@example.com"]);
-    expect((await store.signUp("Removed@example.com")).outcome).toBe("duplicate");
+    expect((await store.signUp("Removed@example.com", withoutMail())).outcome).toBe("duplicate");
     // What it replaced is kept.
     expect(report.kind === "added back" && emailsIn(report.keptAs).sort()).toEqual([
       "keep@example.com",
@@ -147,7 +148,7 @@ describe("restore", () => {
     ["a missing file", () => {}, /does not exist/],
   ])("refuses %s and changes nothing", async (_label, make, reason) => {
     const store = openStore();
-    await store.signUp("stays@example.com");
+    await store.signUp("stays@example.com", withoutMail());
     const file = path.join(dir, "not-a-backup.sqlite");
     make(file);
     await expect(restoreBackup(file, dataDir, backupDir)).rejects.toThrow(reason);
@@ -159,7 +160,7 @@ describe("restore", () => {
   it("lists the backups newest first, each with what it holds, and says which file is no backup", async () => {
     const { store } = await listWithBackup(["one@example.com"]);
     vi.setSystemTime(new Date(Date.now() + 2_000));
-    await store.signUp("two@example.com");
+    await store.signUp("two@example.com", withoutMail());
     await writeBackup(store, settings());
     writeFileSync(path.join(backupDir, "junk.sqlite"), "junk");
     // Older than both: a file without a time in its name is placed by its own.

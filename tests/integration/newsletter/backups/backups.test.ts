@@ -14,6 +14,7 @@ import {
 } from "~/newsletter/backups/automatic-backups.server";
 import { openSqliteList, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { emailsInFile } from "../../../support/newsletter/http";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 let dir: string;
 let dataDir: string;
@@ -89,13 +90,13 @@ describe("automatic backups", () => {
 
   it("makes one at start-up, then one every 24 hours, each a consistent copy that holds the list", async () => {
     const store = openStore();
-    await store.signUp("first@example.com");
+    await store.signUp("first@example.com", withoutMail());
     start(store);
     await vi.advanceTimersByTimeAsync(10);
     await backupsLogged(1);
     expect(files()).toEqual(["newsletter-2026-11-23T080000Z.sqlite"]);
     expect(readBackup(path.join(backupDir, files()[0]!)).map((row) => row.email)).toEqual(["first@example.com"]);
-    await store.signUp("second@example.com");
+    await store.signUp("second@example.com", withoutMail());
     await vi.advanceTimersByTimeAsync(BACKUP_INTERVAL_MS);
     await backupsLogged(2);
     expect(files()).toEqual(["newsletter-2026-11-23T080000Z.sqlite", "newsletter-2026-11-24T080000Z.sqlite"]);
@@ -169,7 +170,7 @@ describe("automatic backups", () => {
     expect(String(errors.mock.calls[0]![0])).toMatch(/^Newsletter backup failed, sign-ups go on \(.+\); next try/);
     expect(String(errors.mock.calls[0]![0])).not.toContain("\n");
     expect(store.healthy()).toBe(true);
-    expect((await store.signUp("still@example.com")).outcome).toBe("subscribed");
+    expect((await store.signUp("still@example.com", withoutMail())).outcome).toBe("subscribed");
   });
 });
 
@@ -202,7 +203,7 @@ describe("a backup disk that fills up (a tmpfs, root only)", () => {
       await expect(writeBackup(store, settings({ dir: mountPoint }), new Date(), plenty)).rejects.toThrow(/full/i);
       expect(readdirSync(mountPoint)).toEqual([]);
       expect(store.healthy()).toBe(true);
-      expect((await store.signUp("after-the-full-disk@example.com")).outcome).toBe("subscribed");
+      expect((await store.signUp("after-the-full-disk@example.com", withoutMail())).outcome).toBe("subscribed");
     },
   );
 });

@@ -12,6 +12,7 @@ import { dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { storeScratch } from "../../../support/store-scratch";
 import { subscribers } from "../../../support/subscribers-cli";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 const { scratch, openStore, closeNow } = storeScratch("portfolio-restore-consent-");
 const live = () => path.join(scratch.dataDir, SQLITE_FILE_NAME);
@@ -31,7 +32,7 @@ const PENDING_TOKEN = "token-mailed-to-the-pending-reader";
  */
 async function listWithConsent() {
   const store = openStore();
-  expect((await store.signUp(FROM_BEFORE)).outcome).toBe("subscribed");
+  expect((await store.signUp(FROM_BEFORE, withoutMail())).outcome).toBe("subscribed");
   const pending = (now: number) => ({ state: "pending" as const, consent: dialogConsent("/"), now });
   expect((await store.signUp(CONFIRMED, pending(SIGNED_UP))).outcome).toBe("subscribed");
   expect(await store.issueConfirmToken(CONFIRMED, hashToken("token-of-the-confirmed-reader"), SIGNED_UP + 1000)).toBe(

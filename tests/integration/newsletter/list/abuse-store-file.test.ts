@@ -8,6 +8,7 @@ import { storedEmails as storedByServer, subscribe } from "../../../support/news
 import { serverHarness } from "../../../support/production-server";
 import { storeScratch } from "../../../support/store-scratch";
 import { emailsInFile } from "../../../support/newsletter/http";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 const { scratch, openStore, closeNow } = storeScratch("portfolio-abuse-store-file-");
 
@@ -20,7 +21,7 @@ const logged = (spy: ReturnType<typeof vi.spyOn>) => spy.mock.calls.flat().map(S
 
 async function signUps(store: SqliteList, prefix: string, count: number) {
   const emails = Array.from({ length: count }, (_, i) => `${prefix}-${i}@example.com`);
-  for (const email of emails) expect((await store.signUp(email)).outcome).toBe("subscribed");
+  for (const email of emails) expect((await store.signUp(email, withoutMail())).outcome).toBe("subscribed");
   return emails;
 }
 
@@ -54,7 +55,7 @@ describe("the database file deleted under the running store", () => {
     const blocker = path.join(scratch.dataDir, `.${SQLITE_FILE_NAME}.partial`);
     mkdirSync(path.join(blocker, "inside"), { recursive: true });
     rmSync(file());
-    expect((await store.signUp("while-blocked@example.com")).outcome).toBe("failed");
+    expect((await store.signUp("while-blocked@example.com", withoutMail())).outcome).toBe("failed");
     expect(store.healthy()).toBe(false);
     const advice = logged(errors);
     expect(advice).toContain("stop it cleanly");
@@ -72,7 +73,7 @@ describe("the database file deleted under the running store", () => {
     const store = openStore();
     await signUps(store, "before", 2);
     renameSync(file(), `${file()}.moved`);
-    expect((await store.signUp("while-moved@example.com")).outcome).toBe("failed");
+    expect((await store.signUp("while-moved@example.com", withoutMail())).outcome).toBe("failed");
     expect(existsSync(file())).toBe(false);
     renameSync(`${file()}.moved`, file());
     expect(store.healthy()).toBe(true);

@@ -5,6 +5,7 @@ import { SOMETHING_WENT_WRONG_TOAST } from "~/newsletter/sign-up/messages";
 import { openSupabaseList } from "~/newsletter/list/supabase/supabase-list.server";
 import { subscribe } from "../../../support/newsletter/http";
 import { serverHarness } from "../../../support/production-server";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 /**
  * Something between the app and PostgREST that answers a write with anything but PostgREST's 201: a redirect (an
@@ -52,7 +53,7 @@ function subscribeLogged(email: string) {
   const errors = vi.spyOn(console, "error").mockImplementation(() => {});
   const store = openSupabaseList({ url, anonKey: "anon-key-of-the-test", timeoutMs: 2_000 });
   return {
-    outcome: store.signUp(email).then((r) => r.outcome),
+    outcome: store.signUp(email, withoutMail()).then((r) => r.outcome),
     lines: () => errors.mock.calls.map((call) => call.map(String).join(" ")),
   };
 }

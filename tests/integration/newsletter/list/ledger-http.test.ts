@@ -12,6 +12,7 @@ import { subscribe } from "../../../support/newsletter/http";
 import { serverHarness } from "../../../support/production-server";
 import { startSmtpServer, type TestSmtpServer } from "../../../support/smtp-server";
 import { subscribers } from "../../../support/subscribers-cli";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 const harness = serverHarness("ledger-http-");
 let relay: TestSmtpServer;
@@ -53,8 +54,8 @@ describe("signing up again after leaving", () => {
     expect((await subscribers(dataDir, ["import", importFixture("mailchimp-unsubscribed.csv"), "--yes"])).code).toBe(0);
     const list = openSqliteList(dataDir);
     try {
-      await list.signUp("ada@example.org");
-      await list.signUp("someone@gmail.com");
+      await list.signUp("ada@example.org", withoutMail());
+      await list.signUp("someone@gmail.com", withoutMail());
       await list.suppress("ada@example.org", "bounced", "550 5.1.1 no such user", new Date());
       await list.suppress("someone@gmail.com", "complained", "abuse report", new Date());
     } finally {

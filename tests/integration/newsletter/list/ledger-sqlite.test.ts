@@ -12,6 +12,7 @@ import { listBackups } from "~/newsletter/backups/backup-folder.server";
 import { openSqliteList, SQLITE_FILE_NAME, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { hashToken, type ImportedRow } from "~/newsletter/list/subscriber-list.server";
 import { dialogConsent } from "~/newsletter/sign-up/consent.server";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 const at = new Date("2026-11-27T08:00:00.000Z");
 const consent = dialogConsent("/");
@@ -48,7 +49,7 @@ async function signUpAndConfirm(email: string, now: number) {
 describe("leaving, by mailbox", () => {
   it("a complaint from someone@gmail.com keeps every spelling of that inbox from mail", async () => {
     for (const email of ["someone@gmail.com", "someone+news@gmail.com", "Some.One@googlemail.com", "other@gmail.com"]) {
-      await list.signUp(email);
+      await list.signUp(email, withoutMail());
     }
     expect(await list.suppress("someone@gmail.com", "complained", "abuse report", at)).toBe("suppressed");
     expect(await readers()).toEqual(["other@gmail.com"]);
@@ -62,8 +63,8 @@ describe("leaving, by mailbox", () => {
   });
 
   it("an unsubscribe leaves a tombstone: the address is gone, its other spellings get no mail, imports do not revive it", async () => {
-    await list.signUp("ada@example.com");
-    await list.signUp("ada+work@example.com");
+    await list.signUp("ada@example.com", withoutMail());
+    await list.signUp("ada+work@example.com", withoutMail());
     expect(await list.unsubscribe(tokenOf("ada@example.com"))).toBe("removed");
     expect(list.owner.has("ada@example.com")).toBe(false);
     expect(await readers()).toEqual([]);
@@ -75,7 +76,7 @@ describe("leaving, by mailbox", () => {
   });
 
   it("only the person's own new sign-up, confirmed by mail, brings them back; a sign-up alone mails nothing else", async () => {
-    await list.signUp("grace@example.org");
+    await list.signUp("grace@example.org", withoutMail());
     await list.suppress("grace@example.org", "complained", "spam button", at);
     const again = await list.signUp("grace@example.org", { state: "pending", consent, now: at.getTime() });
     expect(again).toEqual({ outcome: "subscribed", mail: true });
@@ -87,7 +88,7 @@ describe("leaving, by mailbox", () => {
   });
 
   it("a person who left by one spelling and comes back by another is a new sign-up, mailed once confirmed", async () => {
-    await list.signUp("someone@gmail.com");
+    await list.signUp("someone@gmail.com", withoutMail());
     await list.unsubscribe(tokenOf("someone@gmail.com"));
     const signedUp = await signUpAndConfirm("some.one@gmail.com", at.getTime());
     expect(signedUp).toEqual({ outcome: "subscribed", mail: true });
@@ -95,8 +96,8 @@ describe("leaving, by mailbox", () => {
   });
 
   it("unsuppress lifts a bounce and an import's word, and refuses a complaint, saying why", async () => {
-    await list.signUp("full@example.org");
-    await list.signUp("spam@example.org");
+    await list.signUp("full@example.org", withoutMail());
+    await list.signUp("spam@example.org", withoutMail());
     list.owner.addImported(imported("left@example.org", true));
     await list.suppress("full@example.org", "bounced", "552 mailbox full", at);
     await list.suppress("spam@example.org", "complained", "abuse", at);
@@ -109,7 +110,7 @@ describe("leaving, by mailbox", () => {
   });
 
   it("an expired pending sign-up after leaving leaves the tombstone in place", async () => {
-    await list.signUp("ada@example.com");
+    await list.signUp("ada@example.com", withoutMail());
     await list.unsubscribe(tokenOf("ada@example.com"));
     await list.signUp("ada@example.com", { state: "pending", consent, now: at.getTime() });
     await list.expirePending(at.getTime() + 8 * 24 * 60 * 60_000);
@@ -140,11 +141,11 @@ describe("backups", () => {
   it("hold every kind of row, and a restore of a lost file writes every one back", async () => {
     list.owner.addImported(imported("ivan@example.com"));
     list.owner.addImported(imported("karen@example.com", true));
-    await list.signUp("ada@example.com");
+    await list.signUp("ada@example.com", withoutMail());
     await list.suppress("ada@example.com", "bounced", "550", at);
     await list.signUp("pending@example.com", { state: "pending", consent, now: Date.now() });
     await list.issueConfirmToken("pending@example.com", hashToken("pending-token"), Date.now());
-    await list.signUp("gone@example.com");
+    await list.signUp("gone@example.com", withoutMail());
     await list.unsubscribe(tokenOf("gone@example.com"));
     const backupDir = path.join(dir, "backups");
     mkdirSync(backupDir);
@@ -167,8 +168,8 @@ describe("backups", () => {
 
   it("an older backup put back into the live list keeps every tombstone made since and returns what was removed", async () => {
     list.owner.addImported(imported("ivan@example.com"));
-    await list.signUp("grace@example.org");
-    await list.signUp("ada@example.com");
+    await list.signUp("grace@example.org", withoutMail());
+    await list.signUp("ada@example.com", withoutMail());
     const backupDir = path.join(dir, "backups");
     mkdirSync(backupDir);
     await list.owner.backup(path.join(backupDir, "before.sqlite"));

@@ -7,6 +7,7 @@ import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it, vi } from "vitest";
 import { openSqliteList, SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { sqliteStoresPerTest, subscriberRows } from "../../../support/newsletter/sqlite-stores";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 let dir: string;
 const openStore = sqliteStoresPerTest((made) => (dir = made));
@@ -26,8 +27,8 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
 
   it("gives every subscriber its own unguessable token", async () => {
     const store = openStore();
-    await store.signUp("a@example.com");
-    await store.signUp("b@example.com");
+    await store.signUp("a@example.com", withoutMail());
+    await store.signUp("b@example.com", withoutMail());
     const [a, b] = store.owner.rows();
     expect(a!.unsubscribeToken).toMatch(UUID);
     expect(b!.unsubscribeToken).toMatch(UUID);
@@ -37,8 +38,8 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
   it("removes exactly the subscriber holding the token; an unknown or used token changes nothing and says so", async () => {
     const store = openStore();
     const log = vi.spyOn(console, "info").mockImplementation(() => {});
-    await store.signUp("stay@example.com");
-    await store.signUp("leave@example.com");
+    await store.signUp("stay@example.com", withoutMail());
+    await store.signUp("leave@example.com", withoutMail());
     const leave = store.owner.rows().find((row) => row.email === "leave@example.com")!;
     await expect(store.unsubscribe("3f1e2d4c-5b6a-4789-8abc-def012345678")).resolves.toBe("unknown");
     await expect(store.unsubscribe("not-a-token")).resolves.toBe("unknown");
@@ -55,10 +56,10 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
   it("lets someone who left subscribe again, with a new token", async () => {
     const store = openStore();
     vi.spyOn(console, "info").mockImplementation(() => {});
-    await store.signUp("back@example.com");
+    await store.signUp("back@example.com", withoutMail());
     const first = store.owner.rows()[0]!.unsubscribeToken;
     await store.unsubscribe(first);
-    await expect(store.signUp("Back@Example.com").then((r) => r.outcome)).resolves.toBe("subscribed");
+    await expect(store.signUp("Back@Example.com", withoutMail()).then((r) => r.outcome)).resolves.toBe("subscribed");
     expect(store.owner.rows()[0]!.unsubscribeToken).not.toBe(first);
   });
 
@@ -82,7 +83,7 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
 
   it("removes an address in any letter case, and says when it was not there", async () => {
     const store = openStore();
-    await store.signUp("Someone@Example.com");
+    await store.signUp("Someone@Example.com", withoutMail());
     expect(store.owner.remove("someone@example.COM")).toBe(true);
     expect(store.owner.remove("someone@example.com")).toBe(false);
     expect(store.owner.count()).toBe(0);
@@ -90,12 +91,12 @@ describe("unsubscribing and the owner's tools (embedded store)", () => {
 
   it("backs up to a new file that opens on its own, while the store stays in use; never over an existing file", async () => {
     const store = openStore();
-    await store.signUp("kept@example.com");
+    await store.signUp("kept@example.com", withoutMail());
     const folder = path.join(dir, "copies");
     mkdirSync(folder);
     const target = path.join(folder, "backup.sqlite");
     expect(await store.owner.backup(target)).toBe(1);
-    await store.signUp("after@example.com");
+    await store.signUp("after@example.com", withoutMail());
     expect(rows(target).map((row) => row.email)).toEqual(["kept@example.com"]);
     await expect(store.owner.backup(target)).rejects.toThrow(/already exists/);
     // A file of its own: read, it grows no -wal or -shm beside it, and no temporary file is left.
@@ -134,7 +135,7 @@ describe("backing up while the store is in use", () => {
     let turnsMidCopy = 0;
     for (let turn = 0; copying && turn < 1_000_000; turn += 1) {
       if (existsSync(partial) && !existsSync(target)) turnsMidCopy += 1;
-      if (turn === 1) events.push(`sign-up ${(await store.signUp("during@example.com")).outcome}`);
+      if (turn === 1) events.push(`sign-up ${(await store.signUp("during@example.com", withoutMail())).outcome}`);
       await nextTurn();
     }
     const copied = await copy;
@@ -160,7 +161,7 @@ describe("backing up while the store is in use", () => {
       let written = 0;
       let midCopy = 0;
       for (; copying && written < 300; written += 1) {
-        expect((await writer.signUp(`during-${written}@example.com`)).outcome).toBe("subscribed");
+        expect((await writer.signUp(`during-${written}@example.com`, withoutMail())).outcome).toBe("subscribed");
         if (copying) midCopy += 1;
         await nextTurn();
       }

@@ -10,6 +10,7 @@ import {
 } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { until } from "../../../support/until";
 import { sqliteStoresPerTest, subscriberRows } from "../../../support/newsletter/sqlite-stores";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 let dir: string;
 const openStore = sqliteStoresPerTest((made) => (dir = made));
@@ -51,7 +52,7 @@ describe("the embedded SQLite store", () => {
 
   it("stores an address once, with an id and a UTC timestamp", async () => {
     const store = openStore();
-    expect((await store.signUp("ada@example.com")).outcome).toBe("subscribed");
+    expect((await store.signUp("ada@example.com", withoutMail())).outcome).toBe("subscribed");
     const [row] = rows(store.file);
     expect(row).toMatchObject({ id: 1, email: "ada@example.com" });
     expect(row!.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -59,21 +60,21 @@ describe("the embedded SQLite store", () => {
 
   it("answers 'duplicate' for the same address in any letter case, and keeps the first", async () => {
     const store = openStore();
-    expect((await store.signUp("Ada@Example.com")).outcome).toBe("subscribed");
-    expect((await store.signUp("Ada@Example.com")).outcome).toBe("duplicate");
-    expect((await store.signUp("ada@example.com")).outcome).toBe("duplicate");
-    expect((await store.signUp("ADA@EXAMPLE.COM")).outcome).toBe("duplicate");
-    expect((await store.signUp("ada2@example.com")).outcome).toBe("subscribed");
+    expect((await store.signUp("Ada@Example.com", withoutMail())).outcome).toBe("subscribed");
+    expect((await store.signUp("Ada@Example.com", withoutMail())).outcome).toBe("duplicate");
+    expect((await store.signUp("ada@example.com", withoutMail())).outcome).toBe("duplicate");
+    expect((await store.signUp("ADA@EXAMPLE.COM", withoutMail())).outcome).toBe("duplicate");
+    expect((await store.signUp("ada2@example.com", withoutMail())).outcome).toBe("subscribed");
     expect(rows(store.file).map((row) => row.email)).toEqual(["Ada@Example.com", "ada2@example.com"]);
   });
 
   it("still knows the address after the file is closed and opened again", async () => {
     const first = openStore();
-    expect((await first.signUp("ada@example.com")).outcome).toBe("subscribed");
+    expect((await first.signUp("ada@example.com", withoutMail())).outcome).toBe("subscribed");
     first.close();
     const second = openStore();
-    expect((await second.signUp("ADA@example.com")).outcome).toBe("duplicate");
-    expect((await second.signUp("grace@example.com")).outcome).toBe("subscribed");
+    expect((await second.signUp("ADA@example.com", withoutMail())).outcome).toBe("duplicate");
+    expect((await second.signUp("grace@example.com", withoutMail())).outcome).toBe("subscribed");
     expect(rows(second.file)).toHaveLength(2);
   });
 
@@ -83,7 +84,7 @@ describe("the embedded SQLite store", () => {
     expect(store.healthy()).toBe(true);
     store.close();
     expect(store.healthy()).toBe(false);
-    expect((await store.signUp("ada.lovelace@example.com")).outcome).toBe("failed");
+    expect((await store.signUp("ada.lovelace@example.com", withoutMail())).outcome).toBe("failed");
     const logged = errors.mock.calls.flat().join(" ");
     expect(logged).toContain("a***@example.com");
     expect(logged).not.toContain("ada.lovelace");
@@ -94,9 +95,9 @@ describe("the embedded SQLite store", () => {
     const store = openStore();
     const before = Array.from({ length: 5 }, (_, i) => `before-${i}@example.com`);
     const after = Array.from({ length: 10 }, (_, i) => `after-${i}@example.com`);
-    for (const email of before) expect((await store.signUp(email)).outcome).toBe("subscribed");
+    for (const email of before) expect((await store.signUp(email, withoutMail())).outcome).toBe("subscribed");
     rmSync(`${store.file}-wal`);
-    for (const email of after) expect((await store.signUp(email)).outcome).toBe("subscribed");
+    for (const email of after) expect((await store.signUp(email, withoutMail())).outcome).toBe("subscribed");
     expect(store.healthy()).toBe(true);
     expect(afterCrash(store)).toEqual([...before, ...after]);
   });
@@ -104,7 +105,7 @@ describe("the embedded SQLite store", () => {
   it("saves what a deleted -wal held at once, without waiting for the next sign-up", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const store = openStore();
-    for (const email of ["one@example.com", "two@example.com"]) await store.signUp(email);
+    for (const email of ["one@example.com", "two@example.com"]) await store.signUp(email, withoutMail());
     rmSync(`${store.file}-wal`);
     rmSync(`${store.file}-shm`);
     await until(() => errors.mock.calls.flat().join(" ").includes("was deleted or replaced"), 10_000);

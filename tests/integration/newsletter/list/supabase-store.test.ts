@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { openSupabaseList } from "~/newsletter/list/supabase/supabase-list.server";
 import { freePort } from "../../../support/production-server";
 import { startStubSupabase, type StubSupabase } from "../../../support/stub-supabase/stub";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 // Short, so the time-box cases stay fast; the stand-in's delays are chosen well beyond it. The other cases wait as
 // long as the site does: the database answers them, and on a busy machine that can take longer than this.
@@ -34,7 +35,7 @@ function captureErrors() {
 
 describe("the Supabase store (against the stand-in's PostgREST over HTTP, the real migrations on PGlite)", () => {
   it("inserts one row { email } without asking for it back, and answers 'subscribed' on 201", async () => {
-    expect((await store.signUp("ada@example.com")).outcome).toBe("subscribed");
+    expect((await store.signUp("ada@example.com", withoutMail())).outcome).toBe("subscribed");
     expect(await stub.storedEmails()).toEqual(["ada@example.com"]);
     const [request] = stub.requests;
     expect(request).toMatchObject({ method: "POST", path: "/rest/v1/newsletter_subscribers" });
@@ -58,14 +59,14 @@ describe("the Supabase store (against the stand-in's PostgREST over HTTP, the re
 
   it("answers 'duplicate' on 409 / 23505, for a case variant too", async () => {
     await stub.seedEmails("ada@example.com");
-    expect((await store.signUp("ADA@example.com")).outcome).toBe("duplicate");
+    expect((await store.signUp("ADA@example.com", withoutMail())).outcome).toBe("duplicate");
     expect(await stub.storedEmails()).toEqual(["ada@example.com"]);
   });
 
   it("answers 'failed' on a 500 with a PostgREST error, and logs the cause without the address", async () => {
     const logged = captureErrors();
     stub.setInsertBehaviour({ kind: "error" });
-    expect((await store.signUp("ada.lovelace@example.com")).outcome).toBe("failed");
+    expect((await store.signUp("ada.lovelace@example.com", withoutMail())).outcome).toBe("failed");
     expect(logged()).toMatch(/HTTP 500 XX000.*internal error/);
     expect(logged()).toContain("a***@example.com");
     expect(logged()).not.toContain("ada.lovelace");
@@ -78,27 +79,27 @@ describe("the Supabase store (against the stand-in's PostgREST over HTTP, the re
       status: 401,
       body: { code: "42501", message: "new row violates row-level security policy", details: null, hint: null },
     });
-    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
+    expect((await store.signUp("ada@example.com", withoutMail())).outcome).toBe("failed");
   });
 
   it("answers 'failed' on a non-JSON gateway page", async () => {
     const logged = captureErrors();
     stub.setInsertBehaviour({ kind: "non-json" });
-    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
+    expect((await store.signUp("ada@example.com", withoutMail())).outcome).toBe("failed");
     expect(logged()).toMatch(/HTTP 502.*Bad Gateway/);
   });
 
   it("answers 'failed' on a 2xx whose body is not JSON", async () => {
     captureErrors();
     stub.setInsertBehaviour({ kind: "non-json", status: 200, body: "<html>captive portal</html>" });
-    expect((await store.signUp("ada@example.com")).outcome).toBe("failed");
+    expect((await store.signUp("ada@example.com", withoutMail())).outcome).toBe("failed");
   });
 
   it("answers 'failed' when the answer comes after the time box", async () => {
     const logged = captureErrors();
     stub.setInsertBehaviour({ kind: "store", delayMs: 3_000 });
     const started = performance.now();
-    expect((await boxed.signUp("ada@example.com")).outcome).toBe("failed");
+    expect((await boxed.signUp("ada@example.com", withoutMail())).outcome).toBe("failed");
     // A generous bound: far below the stub's delay, so the time box, not the answer, ended the wait.
     expect(performance.now() - started).toBeLessThan(2_500);
     expect(logged()).toMatch(/abort|timeout|time box/i);
@@ -108,7 +109,7 @@ describe("the Supabase store (against the stand-in's PostgREST over HTTP, the re
     captureErrors();
     stub.setInsertBehaviour({ kind: "hang" });
     const started = performance.now();
-    expect((await boxed.signUp("ada@example.com")).outcome).toBe("failed");
+    expect((await boxed.signUp("ada@example.com", withoutMail())).outcome).toBe("failed");
     expect(performance.now() - started).toBeLessThan(2_500);
   });
 
@@ -119,7 +120,7 @@ describe("the Supabase store (against the stand-in's PostgREST over HTTP, the re
       anonKey: stub.anonKey,
       timeoutMs: TIME_BOX_MS,
     });
-    expect((await unreachable.signUp("ada@example.com")).outcome).toBe("failed");
+    expect((await unreachable.signUp("ada@example.com", withoutMail())).outcome).toBe("failed");
     expect(logged()).toMatch(/fetch failed|ECONNREFUSED/i);
   });
 });

@@ -6,6 +6,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSqliteList, SQLITE_FILE_NAME, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 const consent = { page: "/", wording: "Send me new posts.", version: "v1" };
 const at = new Date("2026-11-27T08:00:00.000Z");
@@ -26,8 +27,8 @@ const tokenOf = async (email: string) => list.owner.rows().find((row) => row.ema
 
 describe("suppressing a reader", () => {
   it("takes them out of every send, keeps the relay's words, and is lifted by the owner", async () => {
-    await list.signUp("ada@example.com");
-    await list.signUp("grace@example.com");
+    await list.signUp("ada@example.com", withoutMail());
+    await list.signUp("grace@example.com", withoutMail());
     const token = await tokenOf("ada@example.com");
     expect(await list.suppress("ADA@example.com", "bounced", "550 5.1.1 user unknown", at)).toBe("suppressed");
     expect(await readerEmails()).toEqual(["grace@example.com"]);
@@ -58,13 +59,13 @@ describe("suppressing a reader", () => {
       outcome: "subscribed",
       mail: true,
     });
-    expect(await list.signUp("Ada@example.com")).toEqual({ outcome: "duplicate", mail: false });
+    expect(await list.signUp("Ada@example.com", withoutMail())).toEqual({ outcome: "duplicate", mail: false });
     expect(await list.issueConfirmToken("ada@example.com", "b".repeat(64), later)).toBe("issued");
     expect(await readerEmails()).toEqual([]);
   });
 
   it("counts a complaint as leaving the list: a backup's row does not bring the reader back", async () => {
-    await list.signUp("ada@example.com");
+    await list.signUp("ada@example.com", withoutMail());
     const [row] = list.owner.rows();
     await list.suppress("ada@example.com", "complained", "abuse report", at);
     list.owner.remove("ada@example.com");
@@ -77,7 +78,7 @@ describe("suppressing a reader", () => {
 
 describe("soft bounces", () => {
   it("suppress as bounced at the third in a row; a delivery between starts the count again", async () => {
-    await list.signUp("ada@example.com");
+    await list.signUp("ada@example.com", withoutMail());
     const minute = (n: number) => new Date(at.getTime() + n * 60_000);
     expect(await list.softBounce("ada@example.com", "452 mailbox full", minute(1))).toBe("counted");
     expect(await list.softBounce("ada@example.com", "452 mailbox full", minute(1))).toBe("already");

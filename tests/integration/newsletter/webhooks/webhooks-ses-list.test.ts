@@ -11,6 +11,7 @@ import { handleWebhook } from "~/newsletter/webhooks/handler.server";
 import { createRecentEvents } from "~/newsletter/webhooks/recent-events";
 import type { SnsNetwork } from "~/newsletter/webhooks/sns.server";
 import { makeSigner, sesNotification, TOPIC_ARN, type TestSigner } from "../../../support/webhook-signing";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 let signer: TestSigner;
 let dir: string;
@@ -21,7 +22,8 @@ beforeAll(() => {
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "webhooks-ses-"));
   list = openSqliteList(dir);
-  for (const email of ["gone@example.net", "annoyed@example.org", "reader@example.com"]) await list.signUp(email);
+  for (const email of ["gone@example.net", "annoyed@example.org", "reader@example.com"])
+    await list.signUp(email, withoutMail());
 });
 afterEach(() => {
   list.close();

@@ -17,6 +17,7 @@ import { suppress } from "~/newsletter/list/sqlite/suppression.server";
 import { CONSENT_WORDING, consentPageOf, consentVersion, dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { openSqliteList, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { openLedger } from "~/newsletter/list/sqlite/tombstones.server";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 let dir: string;
 let store: SqliteList;
@@ -186,12 +187,13 @@ describe("double opt-in in the embedded store", () => {
     });
   });
 
-  it("lets a pending reader unsubscribe, and keeps readers from before as confirmed", async () => {
-    await store.signUp("before@example.com");
+  it("lets a pending reader unsubscribe, and keeps a sign-up while mail is off confirmed with its consent", async () => {
+    await store.signUp("before@example.com", withoutMail(T0, "/updates"));
     expect(consentRecord(db, "before@example.com")).toMatchObject({
       state: "confirmed",
-      confirmedAt: null,
-      page: null,
+      confirmedAt: new Date(T0).toISOString(),
+      page: "/updates",
+      wording: CONSENT_WORDING,
     });
     signUpPending(db, "pending@example.com", consent, T0);
     const token = store.owner.rows().find((row) => row.email === "pending@example.com")!.unsubscribeToken;

@@ -9,6 +9,7 @@ import { concurrencyFor, relayWait } from "~/newsletter/send/send-command.server
 import { openOutbox } from "~/mail/outbox.server";
 import { createPacer } from "~/mail/pacer.server";
 import { statusLine } from "~/newsletter/send/status-command.server";
+import { withoutMail } from "../../../support/newsletter/without-mail";
 
 const counts = { total: 300, queued: 0, sending: 0, sent: 297, failed: 1, skipped: 2, uncertain: 0 };
 
@@ -78,7 +79,7 @@ describe("readers", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "readers-"));
     const list = openSqliteList(dir);
     try {
-      await list.signUp("yes@example.com");
+      await list.signUp("yes@example.com", withoutMail());
       const [reader] = await list.readers();
       expect([await list.isReader(reader!.token), await list.isReader("no")]).toEqual([true, false]);
       expect(await list.unsubscribe(reader!.token)).toBe("removed");
