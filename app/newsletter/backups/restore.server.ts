@@ -135,7 +135,7 @@ export async function restoreBackup(
   try {
     // The owner's tool runs in a process of its own, beside the server that may be taking sign-ups: one step.
     const before = await list.owner.backup(keptAs, { stepPages: WHOLE_FILE });
-    const report = list.owner.addBack(rows, wordings);
+    const report = list.owner.addBack(rows, wordings, ledger);
     return { kind: "added back", keptAs, before, after: list.owner.count(), ...report };
   } finally {
     list.close();

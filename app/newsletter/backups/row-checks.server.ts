@@ -118,22 +118,26 @@ function suppressionProblem({ suppressedReason: reason, suppressedDetail: detail
   return null;
 }
 
+const isLedgerKey = (value: unknown): value is string => typeof value === "string" && /^[0-9a-f]{64}$/.test(value);
+
 /** A backup's tombstones and their key, each as the store writes them; throws naming the first bad one. */
 export function checkLedger(
   tombstones: readonly Record<string, unknown>[],
   key: unknown,
 ): { tombstones: BackupTombstone[]; key: string | null } {
-  if (key !== null && !(typeof key === "string" && /^[0-9a-f]{64}$/.test(key))) {
+  if (key !== null && !isLedgerKey(key)) {
     throw new Error(`a ledger key, ${showValue(key)}, that is not of the store's form; nothing was changed`);
   }
-  for (const { mailbox, reason, at } of tombstones) {
+  for (const { mailbox, reason, at, key: carriedWith } of tombstones) {
     const problem = !isMailboxHash(mailbox)
       ? `a tombstone whose mailbox, ${showValue(mailbox)}, is not a keyed hash`
       : !isLeftReason(reason)
         ? `a tombstone whose reason, ${showValue(reason)}, is not one the store writes`
         : !isStoredTime(at)
           ? `a tombstone made at ${showValue(at)}, not a time the store writes`
-          : null;
+          : carriedWith !== undefined && !isLedgerKey(carriedWith)
+            ? `a carried tombstone whose key, ${showValue(carriedWith)}, is not of the store's form`
+            : null;
     if (problem) throw new Error(`${problem}; nothing was changed`);
   }
   if (tombstones.length > 0 && key === null) throw new Error("tombstones without their key; nothing was changed");

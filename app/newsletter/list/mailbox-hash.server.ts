@@ -9,9 +9,13 @@ export const newLedgerKey = () => randomBytes(32).toString("hex");
 /** The keyed hash of the mailbox `email` reaches (hex). The Supabase migration computes the same. */
 // The key as a KeyObject, made once: given as a string, every hash would copy it into a new Buffer, and an import's
 // hundreds of thousands of hashes filled buffer pools faster than V8 collected them (25 MiB over 200,000 rows).
-let secret: { key: string; object: KeyObject } | null = null;
-const secretOf = (key: string): KeyObject =>
-  secret?.key === key ? secret.object : (secret = { key, object: createSecretKey(Buffer.from(key, "utf8")) }).object;
+// A list has one key, and a few more when it carries tombstones from earlier lists: a small map, never emptied.
+const secrets = new Map<string, KeyObject>();
+const secretOf = (key: string): KeyObject => {
+  let object = secrets.get(key);
+  if (!object) secrets.set(key, (object = createSecretKey(Buffer.from(key, "utf8"))));
+  return object;
+};
 
 export const mailboxHash = (key: string, email: string) =>
   createHmac("sha256", secretOf(key)).update(mailboxKey(email)).digest("hex");

@@ -143,6 +143,11 @@ export interface BackupTombstone {
   mailbox: string;
   reason: LeftReason;
   at: string;
+  /**
+   * Set on a tombstone the list carries from an earlier list with another key (./sqlite/carried-tombstones.server.ts):
+   * the key its hash was made with. Absent: made with the list's own key.
+   */
+  key?: string;
 }
 
 /** One wording readers agreed to, as newsletter_consent_wordings holds it. */
@@ -209,9 +214,14 @@ export interface OwnerOperations {
   /**
    * Puts rows of a backup back in one transaction: those not on the list, except readers who unsubscribed by their
    * link since (the list remembers their token). Rows whose address is on the list are left as they are. Each row
-   * keeps its confirmation state and consent record; the wordings the list lacks are added.
+   * keeps its confirmation state and consent record; the wordings the list lacks are added. The backup's tombstones made
+   * with another key than the list's are carried (a list begun anew since the backup), so nobody who left comes back.
    */
-  addBack(rows: readonly BackupRow[], wordings?: readonly ConsentWording[]): AddBackReport;
+  addBack(
+    rows: readonly BackupRow[],
+    wordings?: readonly ConsentWording[],
+    ledger?: { key: string | null; tombstones: readonly BackupTombstone[] },
+  ): AddBackReport;
 }
 
 export interface SubscriberList {

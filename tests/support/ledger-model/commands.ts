@@ -1,23 +1,18 @@
 /**
  * The ledger's model-based test: random sequences of every door (sign-up, a sign-up while mail is off, confirm,
  * expiry, unsubscribe, complaint, bounce, a relay's unsubscribe (Postmark's ManualSuppression), three soft bounces,
- * the owner's remove, import subscribed and left, backup, restore, unsuppress, a send)
+ * the owner's remove, import subscribed and left, backup, restore, a restore into a new list after the file was lost,
+ * unsuppress, a send)
  * against the real embedded list, beside a small model of what the ledger promises (app/newsletter/list/ledger.ts).
  * After each step `checkInvariants` holds the list to those promises.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import fc from "fast-check";
-import { openOutbox, type Outbox } from "~/mail/outbox.server";
-import { listBackups } from "~/newsletter/backups/backup-folder.server";
-import { restoreBackup } from "~/newsletter/backups/restore.server";
 import { isOwnAct, type LeftReason, strongerReason } from "~/newsletter/list/ledger";
-import { openSqliteList, type SqliteList } from "~/newsletter/list/sqlite/sqlite-list.server";
 import { hashToken, type ImportedRow } from "~/newsletter/list/subscriber-list.server";
 import { dialogConsent } from "~/newsletter/sign-up/consent.server";
-import { mailboxKey } from "~/newsletter/sign-up/mailbox-key";
-import { checkInvariants, sendLine } from "./invariants";
+import { sendLine } from "./invariants";
+import { backup, loseAndRestore, restore } from "./backup-doors";
+import { door, endWorld, mailbox, type Model, newWorld, type Real } from "./world";
 import { withoutMail } from "../newsletter/without-mail";
 
 /** Few addresses, several reaching one inbox, so doors meet often. */
@@ -32,80 +27,10 @@ export const ADDRESSES = [
 
 const DAY = 24 * 60 * 60_000;
 
-/** What the ledger promises, kept beside the real list. */
-export interface Model {
-  /** Mailboxes that left and have not come back, with the tombstone's reason. */
-  left: Map<string, LeftReason>;
-  /** Backups made: the file, and the addresses each held. */
-  backups: { file: string; addresses: Set<string> }[];
-  /** Addresses the owner removed, each since which backup count. */
-  removed: Map<string, number>;
-  /** Each finished send's status line, as it was when it finished. */
-  sends: Map<string, string>;
-  /** Confirmation tokens mailed, by address. */
-  tokens: Map<string, string>;
-  /**
-   * Addresses that signed up while mail was off: the product stores them confirmed at once, with no consent record
-   * (nothing could be confirmed by mail), as it stores readers from before confirmation existed.
-   */
-}
-
-/** The real list and what surrounds it: its folder, the backup folder, an outbox, a clock. */
-export interface Real {
-  dir: string;
-  list: SqliteList;
-  outbox: Outbox;
-  now: number;
-  serial: number;
-}
-
-/** Memory-backed where the machine has it: the list syncs every commit to its disk, and a run makes thousands. */
-const scratch = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
-
-export function newWorld(): { model: Model; real: Real } {
-  const dir = mkdtempSync(path.join(scratch, "ledger-model-"));
-  return {
-    model: {
-      left: new Map(),
-      backups: [],
-      removed: new Map(),
-      sends: new Map(),
-      tokens: new Map(),
-    },
-    real: {
-      dir,
-      list: openSqliteList(path.join(dir, "data")),
-      outbox: openOutbox(path.join(dir, "data", "outbox.sqlite")),
-      now: Date.UTC(2026, 10, 28, 9),
-      serial: 0,
-    },
-  };
-}
-
-export function endWorld(real: Real) {
-  real.list.close();
-  real.outbox.close();
-  rmSync(real.dir, { recursive: true, force: true });
-}
-
-const backupDir = (real: Real) => path.join(real.dir, "backups");
-const mailbox = (email: string) => mailboxKey(email);
 const leave = (model: Model, email: string, reason: LeftReason) =>
   model.left.set(mailbox(email), strongerReason(model.left.get(mailbox(email)) ?? null, reason));
 const rowOf = (real: Real, email: string) =>
   real.list.owner.rows().find((row) => row.email.toLowerCase() === email.toLowerCase());
-
-type Cmd = fc.AsyncCommand<Model, Real>;
-
-/** A door, its name (for the shrunk counterexample), and what it does to the list and to the model. */
-const door = (name: string, run: (model: Model, real: Real) => Promise<void>): Cmd => ({
-  check: () => true,
-  run: async (model, real) => {
-    await run(model, real);
-    await checkInvariants(model, real);
-  },
-  toString: () => name,
-});
 
 const signUp = (email: string) =>
   door(`signUp(${email})`, async (model, real) => {
@@ -197,34 +122,6 @@ const unsuppress = (email: string) =>
     if (outcome.kind === "lifted") model.left.delete(mailbox(email));
   });
 
-const backup = () =>
-  door("backup()", async (model, real) => {
-    const file = path.join(backupDir(real), `b${++real.serial}.sqlite`);
-    mkdirSync(backupDir(real), { recursive: true });
-    await real.list.owner.backup(file);
-    model.backups.push({ file, addresses: new Set(real.list.owner.rows().map((row) => row.email.toLowerCase())) });
-    // Whatever `backups` calls fine, restore takes: a restore of it into a copy of today's list, checked too.
-    const [listing] = listBackups(backupDir(real)).filter((entry) => entry.file === file);
-    if (typeof listing?.subscribers !== "number") throw new Error(`backups calls ${file} ${JSON.stringify(listing)}`);
-  });
-
-const restore = (which: number) =>
-  door(`restore(${which})`, async (model, real) => {
-    const chosen = model.backups[which % Math.max(1, model.backups.length)];
-    if (!chosen) return;
-    real.list.close();
-    const dataDir = path.join(real.dir, "data");
-    await restoreBackup(chosen.file, dataDir, backupDir(real), new Date(real.now + ++real.serial * 1000));
-    real.list = openSqliteList(dataDir);
-    const index = model.backups.indexOf(chosen);
-    // What the owner removed by mistake after this backup comes back, unless its mailbox left since.
-    for (const [email, since] of model.removed) {
-      if (since > index || !chosen.addresses.has(email) || model.left.has(mailbox(email))) continue;
-      if (!real.list.owner.has(email)) throw new Error(`restore did not bring back ${email}, removed after the backup`);
-      model.removed.delete(email);
-    }
-  });
-
 const send = () =>
   door("send()", async (model, real) => {
     const name = `update-${++real.serial}`;
@@ -263,6 +160,7 @@ export const commands = [
   address.map(unsuppress),
   fc.constant(backup()),
   fc.nat(4).map(restore),
+  fc.nat(4).map(loseAndRestore),
   fc.constant(send()),
 ];
 

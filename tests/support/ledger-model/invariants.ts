@@ -3,7 +3,7 @@ import { subscribersCsv } from "~/newsletter/admin/subscribers-csv.server";
 import { sendCounts } from "~/newsletter/send/send-command.server";
 import { statusLine } from "~/newsletter/send/status-command.server";
 import { mailboxKey as mailbox } from "~/newsletter/sign-up/mailbox-key";
-import type { Model, Real } from "./commands";
+import type { Model, Real } from "./world";
 
 export const sendLine = (real: Real, name: string) =>
   statusLine(name, false, sendCounts(real.outbox, name), undefined, false);

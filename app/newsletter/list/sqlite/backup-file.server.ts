@@ -53,6 +53,11 @@ try {
       readable && ["mailbox", "reason", "at"].every((c) => tombstoneColumns.includes(c))
         ? db.prepare("select mailbox, reason, at from newsletter_tombstones order by at, mailbox").all()
         : [];
+    // Tombstones the list carries from an earlier list, each with the key it was made with.
+    const carriedColumns = columns(db, "newsletter_carried_tombstones");
+    if (readable && ["key", "mailbox", "reason", "at"].every((c) => carriedColumns.includes(c))) {
+      tombstones.push(...db.prepare("select key, mailbox, reason, at from newsletter_carried_tombstones order by at, key, mailbox").all());
+    }
     const ledgerColumns = columns(db, "newsletter_ledger");
     const keyRow =
       readable && ["name", "value"].every((c) => ledgerColumns.includes(c))

@@ -5,6 +5,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { READERS_FROM_BEFORE } from "~/newsletter/list/sqlite/schema.server";
 import type { BackupRow, BackupTombstone, ConsentWording } from "~/newsletter/list/subscriber-list.server";
 import { writeTombstone } from "~/newsletter/list/sqlite/tombstones.server";
+import { keepCarried } from "~/newsletter/list/sqlite/carried-tombstones.server";
 
 /** Each subscriber column a backup's rows carry, with the key a row holds it under (the id is the store's own). */
 export const BACKUP_COLUMNS = [
@@ -51,9 +52,15 @@ export function rowInserter(db: DatabaseSync) {
     );
 }
 
-/** Writes a backup's tombstones (the key they were made with is the list's: see writeFreshStore). */
-export function insertTombstones(db: DatabaseSync, tombstones: readonly BackupTombstone[]) {
-  for (const { mailbox, reason, at } of tombstones) writeTombstone(db, mailbox, reason, at);
+/**
+ * Writes a backup's tombstones into a new list holding the backup's key (`own`, see writeFreshStore); those the
+ * backup carried from an earlier list stay carried, with their key.
+ */
+export function insertTombstones(db: DatabaseSync, tombstones: readonly BackupTombstone[], own: string) {
+  for (const { mailbox, reason, at, key = own } of tombstones) {
+    if (key === own) writeTombstone(db, mailbox, reason, at);
+    else keepCarried(db, { key, mailbox, reason, at });
+  }
 }
 
 /** Adds the wordings the list lacks; one it has is kept as it is (a version is a digest of its wording). */

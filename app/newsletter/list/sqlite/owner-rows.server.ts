@@ -12,10 +12,10 @@ import { writeAtomically } from "~/newsletter/list/sqlite/durable-files.server";
 import { insertTombstones, insertWordings, rowInserter } from "~/newsletter/list/sqlite/backup-rows.server";
 import { fillMailboxes, tombstoneOf } from "~/newsletter/list/sqlite/tombstones.server";
 import { applySchema } from "~/newsletter/list/sqlite/schema.server";
+import { type BackupLedger, carryLedger } from "~/newsletter/list/sqlite/carry-ledger.server";
 import type {
   AddBackReport,
   BackupRow,
-  BackupTombstone,
   ConsentRecord,
   ConsentWording,
   SubscriberRow,
@@ -88,6 +88,7 @@ export function addBack(
   db: DatabaseSync,
   rows: readonly BackupRow[],
   wordings: readonly ConsentWording[] = [],
+  ledger: BackupLedger = { key: null, tombstones: [] },
 ): AddBackReport {
   const present = db.prepare("select 1 from newsletter_subscribers where lower(email) = lower(?)");
   const left = db.prepare("select 1 from newsletter_unsubscribed where unsubscribe_token = ?");
@@ -96,6 +97,7 @@ export function addBack(
   const insert = rowInserter(db);
   return transaction(db, () => {
     insertWordings(db, wordings);
+    carryLedger(db, ledger);
     const report: AddBackReport = { added: [], alreadyThere: 0, unsubscribedSince: 0 };
     for (const row of rows) {
       if (present.get(row.email)) report.alreadyThere += 1;
@@ -164,7 +166,7 @@ export interface BackupExtras {
   unsubscribed: readonly string[];
   wordings?: readonly ConsentWording[];
   /** The tombstones and the key they were made with (null: a file from before the ledger, which gets a new key). */
-  ledger?: { key: string | null; tombstones: readonly BackupTombstone[] };
+  ledger?: BackupLedger;
 }
 
 /**
@@ -190,7 +192,7 @@ export function writeFreshStore(target: string, rows: readonly BackupRow[], extr
             const keep = db.prepare("insert into newsletter_ledger (name, value) values (?, ?)");
             keep.run("key", ledger.key);
             keep.run("tombstones-from-rows", "done");
-            insertTombstones(db, ledger.tombstones);
+            insertTombstones(db, ledger.tombstones, ledger.key);
           }
           insertWordings(db, wordings);
           for (const row of rows) insert(row, row.unsubscribeToken ?? randomUUID());

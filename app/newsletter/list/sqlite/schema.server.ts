@@ -92,6 +92,18 @@ export const MIGRATIONS: readonly ((db: DatabaseSync) => void)[] = [
   // ./tombstones.server.ts, where the key is; a row not yet filled is still found (sameMailbox).
   (db) => addColumnIfMissing(db, "newsletter_subscribers", "mailbox", "text"),
   (db) => db.exec("create index if not exists newsletter_subscribers_mailbox on newsletter_subscribers (mailbox)"),
+  // Tombstones an earlier list made with its own key, carried by a restore into a list with another key
+  // (./carried-tombstones.server.ts): a hash cannot be made again with this list's key without the address.
+  (db) =>
+    db.exec(`
+      create table if not exists newsletter_carried_tombstones (
+        key text not null,
+        mailbox text not null,
+        reason text not null check (reason in ('unsubscribed', 'complained', 'bounced', 'imported')),
+        at text not null,
+        primary key (key, mailbox)
+      ) without rowid;
+    `),
 ];
 
 /** Brings `db` to the current schema (see MIGRATIONS). */

@@ -122,7 +122,7 @@ export function openSqliteList(dataDir: string): SqliteList {
       rows: () => listRows(db()),
       show: (email) => consentRecord(db(), email),
       remove: (email) => Number(live.current.removeByEmail.run(email).changes) > 0,
-      addBack: (rows, wordings) => addBack(db(), rows, wordings),
+      addBack: (rows, wordings, ledger) => addBack(db(), rows, wordings, ledger),
       backup: (target, { stepPages = BACKUP_STEP_PAGES }: CopyOptions = {}) => copyDatabase(db(), target, stepPages),
     },
     close() {

@@ -5,6 +5,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { statement } from "~/utils/sqlite-statements.server";
 import { type LeftReason, strongerReason } from "~/newsletter/list/ledger";
 import { mailboxHash, newLedgerKey } from "~/newsletter/list/mailbox-hash.server";
+import { allCarried, carriedOf, dropCarried, strongest } from "~/newsletter/list/sqlite/carried-tombstones.server";
 import type { SuppressReason, Suppression } from "~/newsletter/list/subscriber-list.server";
 
 export interface Tombstone {
@@ -59,17 +60,23 @@ export const SAME_MAILBOX = "(mailbox = :mailbox or (mailbox is null and mailbox
 export const mailboxOf = (db: DatabaseSync, email: string): string =>
   (statement(db, "select mailbox_hash(?) as m").get(email) as { m: string }).m;
 
-/** The tombstone of the mailbox `email` reaches, if any. */
-export const tombstoneOf = (db: DatabaseSync, email: string): Tombstone | null =>
-  (statement(db, "select mailbox, reason, at from newsletter_tombstones where mailbox = mailbox_hash(?)").get(email) as
-    Tombstone | undefined) ?? null;
-
-/** Every tombstone, oldest first. */
-export const allTombstones = (db: DatabaseSync): Tombstone[] =>
-  statement(
+/** The tombstone of the mailbox `email` reaches, if any: the list's own, or one it carries from an earlier list. */
+export function tombstoneOf(db: DatabaseSync, email: string): Tombstone | null {
+  const own = statement(
     db,
-    "select mailbox, reason, at from newsletter_tombstones order by at, mailbox",
-  ).all() as unknown as Tombstone[];
+    "select mailbox, reason, at from newsletter_tombstones where mailbox = mailbox_hash(?)",
+  ).get(email) as Tombstone | undefined;
+  const carried = strongest([...(own ? [own] : []), ...carriedOf(db, email)]);
+  if (!carried) return null;
+  return { mailbox: own?.mailbox ?? mailboxOf(db, email), ...carried };
+}
+
+/** Every tombstone (the list's own and those it carries), oldest first. */
+export const allTombstones = (db: DatabaseSync): Tombstone[] =>
+  [
+    ...(statement(db, "select mailbox, reason, at from newsletter_tombstones").all() as unknown as Tombstone[]),
+    ...allCarried(db).map(({ mailbox, reason, at }) => ({ mailbox, reason, at })),
+  ].sort((a, b) => (a.at === b.at ? a.mailbox.localeCompare(b.mailbox) : a.at < b.at ? -1 : 1));
 
 /** Writes (or strengthens) the tombstone of a hashed mailbox; the reason it holds after. */
 export function writeTombstone(db: DatabaseSync, mailbox: string, reason: LeftReason, at: string): LeftReason {
@@ -95,6 +102,9 @@ export function leaveMailbox(
   suppression: { reason: SuppressReason | Suppression["reason"]; at: Date; detail: string },
 ): LeftReason {
   const mailbox = mailboxOf(db, email);
+  // A tombstone carried from an earlier list moves to this list's key, keeping its reason if it is the stronger.
+  const carried = dropCarried(db, email);
+  if (carried) writeTombstone(db, mailbox, carried.reason, carried.at);
   const kept = writeTombstone(db, mailbox, reason, suppression.at.toISOString());
   statement(
     db,
@@ -104,9 +114,13 @@ export function leaveMailbox(
   return kept;
 }
 
-/** Lifts the tombstone of the mailbox `email` reaches; whether there was one. */
-export const liftTombstone = (db: DatabaseSync, email: string): boolean =>
-  Number(statement(db, "delete from newsletter_tombstones where mailbox = mailbox_hash(?)").run(email).changes) > 0;
+/** Lifts the tombstone of the mailbox `email` reaches (its own and any carried); whether there was one. */
+export function liftTombstone(db: DatabaseSync, email: string): boolean {
+  const own = Number(
+    statement(db, "delete from newsletter_tombstones where mailbox = mailbox_hash(?)").run(email).changes,
+  );
+  return dropCarried(db, email) !== null || own > 0;
+}
 
 /** The reason a row of a tombstoned mailbox is suppressed with (an import's tombstone: "unsubscribed" elsewhere). */
 export const rowReasonOf = (reason: LeftReason): Suppression["reason"] =>
