@@ -50,6 +50,7 @@ export type Door =
   | "import-subscribed"
   | "import-left"
   | "restore"
+  | "restore-pending"
   | "unsuppress";
 
 export const DOORS: readonly Door[] = [
@@ -65,6 +66,7 @@ export const DOORS: readonly Door[] = [
   "import-subscribed",
   "import-left",
   "restore",
+  "restore-pending",
   "unsuppress",
 ];
 
@@ -138,8 +140,10 @@ export function transition(
       if (signedUpHere) return stay(state, "signed up here: their own word stands");
       return leave("imported");
     case "restore":
-      // A backup's reader comes back only where the list knows nothing newer of the mailbox.
-      if (state === "absent") return { to: "confirmed", tombstone: null };
+    case "restore-pending":
+      // A backup's reader comes back only where the list knows nothing newer of the mailbox, in the state the backup
+      // holds: a pending sign-up stays pending (its mailed link works again; no mail goes out), never confirmed.
+      if (state === "absent") return { to: door === "restore" ? "confirmed" : "pending", tombstone: null };
       return stay(state, state === "left" ? "left since the backup" : "on the list");
     case "unsuppress": {
       if (state !== "left" || reason === null) return stay(state, "not suppressed");

@@ -36,7 +36,7 @@ export function embeddedStore(scratch: string): TableStore & { close(): void } {
       const next = `token-${randomUUID()}`;
       if ((await open().issueConfirmToken(ADDRESS, hashToken(next), now)) === "issued") token = next;
     },
-    "sign-up-without-mail": () => open().signUp(ADDRESS, withoutMail()),
+    "sign-up-without-mail": () => open().signUp(ADDRESS, withoutMail(now)),
     confirm: async () => (token ? open().confirm(token, now + 1) : null),
     expire: async () => {
       now += 8 * DAY;
@@ -64,6 +64,20 @@ export function embeddedStore(scratch: string): TableStore & { close(): void } {
           state: "confirmed",
           confirmedAt: new Date(now - DAY).toISOString(),
           consentPage: "/",
+        },
+      ]),
+    // A pending sign-up in the backup, its mailed link's hash with it.
+    "restore-pending": async () =>
+      open().owner.addBack([
+        {
+          email: ADDRESS,
+          createdAt: new Date(now - DAY).toISOString(),
+          unsubscribeToken: randomUUID(),
+          state: "pending",
+          consentPage: "/",
+          confirmRequestedAt: new Date(now - DAY).toISOString(),
+          confirmTokenHash: hashToken(`backup-${randomUUID()}`),
+          confirmTokenAt: new Date(now - DAY).toISOString(),
         },
       ]),
     unsuppress: () => open().unsuppress(ADDRESS),

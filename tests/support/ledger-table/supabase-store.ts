@@ -77,6 +77,7 @@ export function supabaseStore(db: PGlite, signingKey: string): TableStore {
     "import-left": () => imported(true),
     // Supabase's own backups are the project's; the product keeps none of its own for it, so there is no restore.
     restore: null,
+    "restore-pending": null,
     unsuppress: () => call("service_role", "public.newsletter_unsuppress($1, null, null)", [ADDRESS]),
   };
 

@@ -84,6 +84,8 @@ export function listRows(db: DatabaseSync): SubscriberRow[] {
  * except readers who unsubscribed by their link since (the list remembers their token). Rows whose address is on the
  * list are left as they are. The wordings the list lacks are added.
  */
+const restoreDoor = (row: BackupRow) => (row.state === "pending" ? "restore-pending" : "restore");
+
 export function addBack(
   db: DatabaseSync,
   rows: readonly BackupRow[],
@@ -104,7 +106,10 @@ export function addBack(
       else if (row.unsubscribeToken && left.get(row.unsubscribeToken)) report.unsubscribedSince += 1;
       // The live ledger is newer than any backup: a mailbox that left since stays gone (a suppressed row, which is
       // never mailed, comes back as the record it was).
-      else if (!row.suppressedReason && transition(tombstoneOf(db, row.email) ? "left" : "absent", "restore").refused) {
+      else if (
+        !row.suppressedReason &&
+        transition(tombstoneOf(db, row.email) ? "left" : "absent", restoreDoor(row)).refused
+      ) {
         report.unsubscribedSince += 1;
       } else {
         // The reader's old link keeps working, unless the token is somehow someone else's now.
