@@ -5,7 +5,7 @@ import path from "node:path";
 import { listBackups } from "~/newsletter/backups/backup-folder.server";
 import { restoreBackup } from "~/newsletter/backups/restore.server";
 import { openSqliteList, SQLITE_FILE_NAME } from "~/newsletter/list/sqlite/sqlite-list.server";
-import { backupDir, door, mailbox } from "./world";
+import { backupDir, door, mailbox, type Model, type Real } from "./world";
 
 export const backup = () =>
   door("backup()", async (model, real) => {
@@ -19,14 +19,30 @@ export const backup = () =>
     if (typeof listing?.subscribers !== "number") throw new Error(`backups calls ${file} ${JSON.stringify(listing)}`);
   });
 
+/**
+ * Restores the backup `which` picks (none made: nothing happens). With `loseFirst`, the list's file is lost first and
+ * the restarted server begins a new one (a new ledger key) before the owner restores.
+ */
+async function restoreOne(model: Model, real: Real, which: number, loseFirst: boolean) {
+  const chosen = model.backups[which % Math.max(1, model.backups.length)];
+  if (!chosen) return null;
+  real.list.close();
+  const dataDir = path.join(real.dir, "data");
+  if (loseFirst) {
+    for (const suffix of ["", "-wal", "-shm"]) {
+      rmSync(path.join(dataDir, `${SQLITE_FILE_NAME}${suffix}`), { force: true });
+    }
+    openSqliteList(dataDir).close();
+  }
+  await restoreBackup(chosen.file, dataDir, backupDir(real), new Date(real.now + ++real.serial * 1000));
+  real.list = openSqliteList(dataDir);
+  return chosen;
+}
+
 export const restore = (which: number) =>
   door(`restore(${which})`, async (model, real) => {
-    const chosen = model.backups[which % Math.max(1, model.backups.length)];
+    const chosen = await restoreOne(model, real, which, false);
     if (!chosen) return;
-    real.list.close();
-    const dataDir = path.join(real.dir, "data");
-    await restoreBackup(chosen.file, dataDir, backupDir(real), new Date(real.now + ++real.serial * 1000));
-    real.list = openSqliteList(dataDir);
     const index = model.backups.indexOf(chosen);
     // What the owner removed by mistake after this backup comes back, unless its mailbox left since.
     for (const [email, since] of model.removed) {
@@ -36,22 +52,11 @@ export const restore = (which: number) =>
     }
   });
 
-/**
- * The list's file is lost, the restarted server begins a new one (a new ledger key), and the owner restores a backup
- * into it. What left after that backup is lost with the file; what had left by then must stay left.
- */
+/** What left after the backup is lost with the file; what had left by then must stay left. */
 export const loseAndRestore = (which: number) =>
   door(`loseAndRestore(${which})`, async (model, real) => {
-    const chosen = model.backups[which % Math.max(1, model.backups.length)];
+    const chosen = await restoreOne(model, real, which, true);
     if (!chosen) return;
-    real.list.close();
-    const dataDir = path.join(real.dir, "data");
-    for (const suffix of ["", "-wal", "-shm"])
-      rmSync(path.join(dataDir, `${SQLITE_FILE_NAME}${suffix}`), { force: true });
-    real.list = openSqliteList(dataDir);
-    real.list.close();
-    await restoreBackup(chosen.file, dataDir, backupDir(real), new Date(real.now + ++real.serial * 1000));
-    real.list = openSqliteList(dataDir);
     model.left = new Map(chosen.left);
     model.tokens.clear();
     for (const email of chosen.addresses) {

@@ -27,6 +27,12 @@ const closeAll = () => {
   for (const list of open.splice(0)) list.close();
 };
 
+const reasonsLeft = (list: SqliteList) =>
+  list.owner
+    .tombstones()
+    .map((tombstone) => tombstone.reason)
+    .sort();
+
 const imported = (email: string, left = false) => ({
   email,
   createdAt: new Date(T0).toISOString(),
@@ -82,12 +88,7 @@ describe("a restore into the new list a restarted server made", () => {
     expect(list.owner.leftOf("Ada+news@Example.com")).toMatchObject({ reason: "unsubscribed" });
     expect(list.owner.leftOf("bob@example.com")).toMatchObject({ reason: "bounced" });
     expect(list.owner.leftOf("cy@example.com")).toMatchObject({ reason: "complained" });
-    expect(
-      list.owner
-        .tombstones()
-        .map((tombstone) => tombstone.reason)
-        .sort(),
-    ).toEqual(["bounced", "complained", "unsubscribed"]);
+    expect(reasonsLeft(list)).toEqual(["bounced", "complained", "unsubscribed"]);
     expect(list.owner.addImportedBatch([imported("ada@example.com"), imported("cy+x@example.com")])).toEqual([
       false,
       false,
@@ -148,12 +149,7 @@ describe("a restore into the new list a restarted server made", () => {
     openList();
     await restoreBackup(second, dataDir, backupDir, new Date(T0 + 3 * DAY));
     const list = openList();
-    expect(
-      list.owner
-        .tombstones()
-        .map((tombstone) => tombstone.reason)
-        .sort(),
-    ).toEqual(["bounced", "complained", "unsubscribed"]);
+    expect(reasonsLeft(list)).toEqual(["bounced", "complained", "unsubscribed"]);
     expect(list.owner.addImportedBatch([imported("ada@example.com")])).toEqual([false]);
   });
 });

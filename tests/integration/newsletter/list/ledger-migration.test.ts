@@ -1,7 +1,7 @@
 // The ledger migration on real Postgres (PGlite, with pgcrypto as Supabase has it), after every earlier one, called as
 // Supabase's roles: the same rules as the embedded list (app/newsletter/list/ledger.ts), by mailbox, with the same
 // folding and the same keyed hash as app/newsletter/list/mailbox-hash.server.ts.
-import { createHash, createHmac } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailboxHash } from "~/newsletter/list/mailbox-hash.server";
@@ -14,6 +14,7 @@ import {
   sendReaders,
   storeSigningKey,
 } from "../../../support/pglite-migrations";
+import { answerOf, signedCalls } from "../../../support/pglite-signed-calls";
 
 const EARLIER = [
   "20250925000000_newsletter_subscribers.sql",
@@ -31,39 +32,11 @@ const AT = "2026-11-27T10:00:00.000Z";
 
 let db: PGlite;
 
-const answer = async (role: string, sql: string, params: unknown[] = []) =>
-  asRole(
-    db,
-    role,
-    async (tx) => (await tx.query<{ answer: unknown }>(`select ${sql} as answer`, params)).rows[0]!.answer,
-  );
-
-const signed = (fields: string[], issuedAt: number) =>
-  createHmac("sha256", KEY)
-    .update(`${fields.join("\n")}\n${issuedAt}`)
-    .digest("hex");
-
-const suppress = (email: string, reason: "bounced" | "complained") => {
-  const issuedAt = Date.now();
-  const happened = Date.parse(AT);
-  const fields = ["newsletter_suppress", email, reason, String(happened), "relay's words"];
-  return answer("anon", "public.newsletter_suppress($1, $2, $3, $4, $5, $6)", [
-    email,
-    reason,
-    "relay's words",
-    happened,
-    issuedAt,
-    signed(fields, issuedAt),
-  ]);
-};
-const unsuppress = (email: string) => {
-  const issuedAt = Date.now();
-  return answer("anon", "public.newsletter_unsuppress($1, $2, $3)", [
-    email,
-    issuedAt,
-    signed(["newsletter_unsuppress", email], issuedAt),
-  ]);
-};
+const answer = (role: string, sql: string, params: unknown[] = []) => answerOf(db, role, sql, params);
+const calls = signedCalls(() => db, KEY);
+const suppress = (email: string, reason: "bounced" | "complained") =>
+  calls.suppress(email, reason, "relay's words", Date.parse(AT));
+const unsuppress = calls.unsuppress;
 const importReader = (email: string, reason: string | null) =>
   answer("service_role", "public.newsletter_import_reader($1, $2, $3, $4, $5, $6)", [
     email,

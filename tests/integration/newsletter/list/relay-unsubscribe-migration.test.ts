@@ -2,52 +2,20 @@
 // (the anon key, signed): a reader's own unsubscribe at a relay suppresses every spelling of their mailbox and leaves
 // a tombstone of the reader's own act, which the owner's unsuppress refuses and an import cannot undo.
 import { readdirSync } from "node:fs";
-import { createHmac } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  asRole,
-  freshSupabaseDatabase,
-  migrate,
-  sendReaders,
-  storeSigningKey,
-} from "../../../support/pglite-migrations";
+import { freshSupabaseDatabase, migrate, sendReaders, storeSigningKey } from "../../../support/pglite-migrations";
+import { answerOf, signedCalls } from "../../../support/pglite-signed-calls";
 
 const MIGRATION = "20261128100000_newsletter_relay_unsubscribe.sql";
 const KEY = "k".repeat(40);
 const AT = Date.parse("2026-11-28T01:00:00.000Z");
 let db: PGlite;
 
-const answer = async (role: string, sql: string, params: unknown[] = []) =>
-  asRole(
-    db,
-    role,
-    async (tx) => (await tx.query<{ answer: unknown }>(`select ${sql} as answer`, params)).rows[0]!.answer,
-  );
-const signed = (fields: string[], issuedAt: number) =>
-  createHmac("sha256", KEY)
-    .update(`${fields.join("\n")}\n${issuedAt}`)
-    .digest("hex");
-const suppress = (email: string, reason: string) => {
-  const issuedAt = Date.now();
-  const fields = ["newsletter_suppress", email, reason, String(AT), "Postmark ManualSuppression"];
-  return answer("anon", "public.newsletter_suppress($1, $2, $3, $4, $5, $6)", [
-    email,
-    reason,
-    "Postmark ManualSuppression",
-    AT,
-    issuedAt,
-    signed(fields, issuedAt),
-  ]);
-};
-const unsuppress = (email: string) => {
-  const issuedAt = Date.now();
-  return answer("anon", "public.newsletter_unsuppress($1, $2, $3)", [
-    email,
-    issuedAt,
-    signed(["newsletter_unsuppress", email], issuedAt),
-  ]);
-};
+const answer = (role: string, sql: string, params: unknown[] = []) => answerOf(db, role, sql, params);
+const calls = signedCalls(() => db, KEY);
+const suppress = (email: string, reason: string) => calls.suppress(email, reason, "Postmark ManualSuppression", AT);
+const unsuppress = calls.unsuppress;
 const reasonOf = async (email: string) =>
   (
     await db.query<{ reason: string | null }>(
