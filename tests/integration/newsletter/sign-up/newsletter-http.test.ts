@@ -5,6 +5,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newsletterCopy } from "~/content/site";
 import { ALREADY_SUBSCRIBED_TOAST, SOMETHING_WENT_WRONG_TOAST, SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
 import { getHome, postForm, storedEmails, subscribe, type PageToast } from "../../../support/newsletter/http";
 import {
@@ -13,6 +14,7 @@ import {
   type ServerProcess,
   startServerExpectingFailure,
 } from "../../../support/production-server";
+import { subscribers } from "../../../support/subscribers-cli";
 
 const harness = serverHarness("newsletter-http-");
 const scratchDir = () => harness.scratchDir();
@@ -108,6 +110,20 @@ describe("the sign-up over HTTP, embedded store", () => {
   it("trims the address before storing it", async () => {
     expect(await subscribe(server.url, "   trimmed@example.com  ")).toMatchObject({ type: "success" });
     expect(storedEmails(dataDir)).toContain("trimmed@example.com");
+  });
+
+  it("keeps the dialog's consent with a sign-up while mail is off: the page, the wording, the time", async () => {
+    const before = new Date().toISOString();
+    await postForm(server.url, new URLSearchParams({ email: "consent@example.com", website: "" }), {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Referer: `${server.url}/updates`,
+    });
+    const shown = await subscribers(dataDir, ["show", "consent@example.com"]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain("from page: /updates\n");
+    expect(shown.stdout).toContain(newsletterCopy.title);
+    const confirmedAt = /^confirmed: (\S+)$/m.exec(shown.stdout)?.[1] ?? "";
+    expect(confirmedAt >= before).toBe(true);
   });
 
   it.each([
