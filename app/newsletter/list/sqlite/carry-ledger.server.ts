@@ -2,12 +2,19 @@
 // are the live list's own past: one missing now was lifted since (by the person's confirmation, or the owner), and
 // stays lifted. Made with another key (the file was lost and the restarted server began a new list before the
 // restore), they are news to the live list: it carries them (./carried-tombstones.server.ts), and its readers of those
-// mailboxes leave as the ledger says, unless the person came back since by their own confirmation.
+// mailboxes leave as the ledger says, unless the person came back since by their own confirmation; a sign-up waiting
+// for its confirmation keeps waiting, as a sign-up after leaving does.
 import type { DatabaseSync } from "node:sqlite";
 import { mailboxHash } from "~/newsletter/list/mailbox-hash.server";
 import type { BackupTombstone } from "~/newsletter/list/subscriber-list.server";
 import { type CarriedTombstone, keepCarried } from "~/newsletter/list/sqlite/carried-tombstones.server";
-import { ledgerKey, leaveMailbox, rowReasonOf, SIGNED_UP_HERE } from "~/newsletter/list/sqlite/tombstones.server";
+import {
+  ledgerKey,
+  mailboxOf,
+  rowReasonOf,
+  SIGNED_UP_HERE,
+  writeTombstone,
+} from "~/newsletter/list/sqlite/tombstones.server";
 
 export interface BackupLedger {
   key: string | null;
@@ -24,6 +31,9 @@ interface LiveRow {
   email: string;
   /** The reader confirmed by their own mail's link, and when. */
   ownConfirmationAt: string | null;
+  /** A sign-up waiting for its confirmation (1), not suppressed. */
+  waiting: number;
+  suppressed: string | null;
 }
 
 /** Carries a backup's foreign tombstones into the live list; how many it carried. Run inside the restore's transaction. */
@@ -36,7 +46,9 @@ export function carryLedger(db: DatabaseSync, ledger: BackupLedger): number {
   const rows = db
     .prepare(
       "select email, iif(state = 'confirmed' and confirm_token_hash is not null and " +
-        `${SIGNED_UP_HERE}, confirmed_at, null) as ownConfirmationAt from newsletter_subscribers`,
+        `${SIGNED_UP_HERE}, confirmed_at, null) as ownConfirmationAt, ` +
+        "(state = 'pending' and suppressed_reason is null) as waiting, suppressed_reason as suppressed " +
+        "from newsletter_subscribers",
     )
     .all() as unknown as LiveRow[];
   const matches = rows.flatMap((row) =>
@@ -53,10 +65,17 @@ export function carryLedger(db: DatabaseSync, ledger: BackupLedger): number {
     lifts.run(tombstone.key, tombstone.mailbox);
     byHash.delete(`${tombstone.key}:${tombstone.mailbox}`);
   }
+  // The rest move to the list's key; the rows they name stop being mailed, except a sign-up waiting for its
+  // confirmation: that is the person asking again, and their confirmation lifts the tombstone, as after any leaving.
+  const suppress = db.prepare(
+    "update newsletter_subscribers set suppressed_reason = ?, suppressed_at = ?, suppressed_detail = '', " +
+      "confirm_token_hash = null, previous_confirm_token_hash = null where lower(email) = lower(?)",
+  );
   for (const { row, tombstone } of matches) {
     if (!byHash.has(`${tombstone.key}:${tombstone.mailbox}`)) continue;
-    const at = new Date(tombstone.at);
-    leaveMailbox(db, row.email, tombstone.reason, { reason: rowReasonOf(tombstone.reason), at, detail: "" });
+    lifts.run(tombstone.key, tombstone.mailbox);
+    writeTombstone(db, mailboxOf(db, row.email), tombstone.reason, tombstone.at);
+    if (!row.waiting && !row.suppressed) suppress.run(rowReasonOf(tombstone.reason), tombstone.at, row.email);
   }
   return foreign.length;
 }

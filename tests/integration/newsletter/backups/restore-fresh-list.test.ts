@@ -129,11 +129,21 @@ describe("a restore into the new list a restarted server made", () => {
     // Cy's address came into the new list by an import, which never outranks her complaint.
     expect(fresh.owner.addImportedBatch([imported("cy@example.com")])).toEqual([true]);
 
+    // Bob's mailbox bounced before the backup; he signs up in the new list and has not confirmed yet.
+    await fresh.signUp("bob+new@example.com", { state: "pending", consent: dialogConsent("/"), now });
+    await fresh.issueConfirmToken("bob+new@example.com", hashToken("bob-new"), now);
+
     await restoreBackup(backup, dataDir, backupDir, new Date(T0 + 2 * DAY));
     const list = openList();
     expect(list.owner.leftOf("ada@example.com")).toBeNull();
     expect(list.owner.leftOf("cy@example.com")).toMatchObject({ reason: "complained" });
     expect((await list.readers()).map((reader) => reader.email).sort()).toEqual(["ada@example.com", "dee@example.com"]);
+    // His sign-up still waits, and his confirmation lifts the bounce: he asked again himself.
+    expect(list.owner.leftOf("bob+new@example.com")).toMatchObject({ reason: "bounced" });
+    expect(list.owner.show("bob+new@example.com")).toMatchObject({ state: "pending", suppression: null });
+    expect(await list.confirm("bob-new", now + 1)).toBe("confirmed");
+    expect(list.owner.leftOf("bob@example.com")).toBeNull();
+    expect((await list.readers()).map((reader) => reader.email)).toContain("bob+new@example.com");
   });
 
   it("a backup of the restored list carries the old tombstones, and restores them into a third list", async () => {
