@@ -9,6 +9,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
 import { isOwnAct, type LeftReason, strongerReason } from "~/newsletter/list/ledger";
 import { issueSignature } from "~/newsletter/list/supabase/double-opt-in.server";
+import { dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { mailboxKey } from "~/newsletter/sign-up/mailbox-key";
 import { asRole, sendReaders } from "../pglite-migrations";
 import { ADDRESSES } from "./commands";
@@ -18,8 +19,6 @@ export const SIGNING_KEY = "s".repeat(40);
 interface PgModel {
   left: Map<string, LeftReason>;
   tokens: Map<string, string>;
-  /** Addresses that signed up while mail was off: stored confirmed at once, with no consent record. */
-  withoutRecord: Set<string>;
 }
 
 interface PgReal {
@@ -62,33 +61,30 @@ const signUp = (email: string) =>
   });
 
 /**
- * The dialog while mail is off: the server holds no SUPABASE_CONFIRM_SECRET, so the database holds no signing key,
- * and the visitor's row is inserted with the anon key as it stands (confirmed at once, or kept from the mail if its
- * mailbox left). The key is taken away for this one insert and put back, in one transaction.
+ * The dialog while mail is off: the server holds no SUPABASE_CONFIRM_SECRET, so the database holds no signing key, and
+ * the site calls the sign-up function with the anon key and the dialog's consent (stored confirmed at once, or kept
+ * from the mail if its mailbox left). The key is taken away for this one call and put back, in one transaction.
  */
 const signUpWithoutMail = (email: string) =>
-  door(`signUpWithoutMail(${email})`, async (model, real) => {
-    const stored = await real.db.transaction(async (tx) => {
+  door(`signUpWithoutMail(${email})`, async (_model, real) => {
+    const consent = dialogConsent("/");
+    await real.db.transaction(async (tx) => {
       const key = await tx.query<{ value: string }>(
         "delete from newsletter_private.settings where name = 'confirm_signing_key' returning value",
       );
-      await tx.exec("set local role anon; savepoint sign_up");
-      // The address on the list already (any spelling of case): the unique index refuses it, as the site is told.
-      const inserted = await tx
-        .query("insert into public.newsletter_subscribers (email) values ($1)", [email])
-        .then(() => true)
-        .catch(async (error: { code?: string }) => {
-          if (error.code !== "23505") throw error;
-          await tx.exec("rollback to savepoint sign_up");
-          return false;
-        });
+      await tx.exec("set local role anon");
+      const answer = await tx.query<{ a: string }>(
+        "select public.newsletter_sign_up_without_mail($1, $2, $3, $4) as a",
+        [email, consent.page, consent.version, consent.wording],
+      );
+      if (answer.rows[0]?.a !== "subscribed" && answer.rows[0]?.a !== "duplicate") {
+        throw new Error(`the sign-up without mail answered ${JSON.stringify(answer.rows[0]?.a)}`);
+      }
       await tx.exec("reset role");
       await tx.query("insert into newsletter_private.settings (name, value) values ('confirm_signing_key', $1)", [
         key.rows[0]!.value,
       ]);
-      return inserted;
     });
-    if (stored) model.withoutRecord.add(email.toLowerCase());
   });
 
 const confirm = (email: string) =>
@@ -180,11 +176,14 @@ async function checkInvariants(model: PgModel, real: PgReal) {
   for (const email of await sendReaders(real.db)) {
     if (model.left.has(mailbox(email))) throw new Error(`${email} left and is still mailed`);
   }
+  // Every reader has a consent record: the page (an import's note), when they were confirmed, and for a sign-up by the
+  // form the wording they agreed to.
   const unrecorded = await real.db.query<{ email: string }>(
-    "select lower(email) as email from public.newsletter_subscribers where state = 'confirmed' " +
-      "and suppressed_reason is null and consent_page is null",
+    "select email from public.newsletter_subscribers s where state = 'confirmed' and suppressed_reason is null " +
+      "and (consent_page is null or confirmed_at is null or (consent_page like '/%' and not exists (" +
+      "select 1 from public.newsletter_consent_wordings w where w.version = s.consent_version)))",
   );
-  if (unrecorded.rows.some((row) => !model.withoutRecord.has(row.email)))
+  if (unrecorded.rows.length > 0)
     throw new Error(`a reader without a consent record: ${JSON.stringify(unrecorded.rows)}`);
   const { n } = (await real.db.query<{ n: number }>("select count(*)::int as n from newsletter_private.tombstones"))
     .rows[0]!;
@@ -217,7 +216,7 @@ export const supabaseLedgerProperty = (db: PGlite, maxCommands: number) =>
   fc.asyncProperty(fc.commands(commands, { maxCommands }), async (sequence) => {
     await db.exec("truncate public.newsletter_subscribers; truncate newsletter_private.tombstones;");
     const setup = () => ({
-      model: { left: new Map(), tokens: new Map(), withoutRecord: new Set<string>() },
+      model: { left: new Map(), tokens: new Map() },
       real: { db, serial: 0 },
     });
     await fc.asyncModelRun(setup, sequence);

@@ -4,6 +4,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Door, LeftReason } from "~/newsletter/list/ledger";
 import { issueSignature } from "~/newsletter/list/supabase/double-opt-in.server";
+import { dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { asRole } from "../pglite-migrations";
 import { ADDRESS, seenOf, type TableStore } from "./cases";
 
@@ -36,17 +37,19 @@ export function supabaseStore(db: PGlite, signingKey: string): TableStore {
       ]);
       if (issued === "issued") token = next;
     },
-    // The server without SUPABASE_CONFIRM_SECRET, so a database without the signing key: the visitor's plain insert.
+    // The server without SUPABASE_CONFIRM_SECRET, so a database without the signing key: the site's call of the
+    // sign-up function with the anon key and the dialog's consent.
     "sign-up-without-mail": () =>
       db.transaction(async (tx) => {
+        const consent = dialogConsent("/");
         await tx.exec("delete from newsletter_private.settings where name = 'confirm_signing_key'");
-        await tx.exec("set local role anon; savepoint sign_up");
-        await tx
-          .query("insert into public.newsletter_subscribers (email) values ($1)", [ADDRESS])
-          .catch(async (error: { code?: string }) => {
-            if (error.code !== "23505") throw error;
-            await tx.exec("rollback to savepoint sign_up");
-          });
+        await tx.exec("set local role anon");
+        await tx.query("select public.newsletter_sign_up_without_mail($1, $2, $3, $4)", [
+          ADDRESS,
+          consent.page,
+          consent.version,
+          consent.wording,
+        ]);
         await tx.exec("reset role");
         await tx.query("insert into newsletter_private.settings (name, value) values ('confirm_signing_key', $1)", [
           signingKey,

@@ -1,7 +1,7 @@
-// The list's Supabase adapter: PostgREST over HTTP with the anon key for what visitors do (a confirmed sign-up's
-// insert, the unsubscribe function), the double opt-in functions signed with SUPABASE_CONFIRM_SECRET when it is set,
-// and the readers of a send with the service role key, which only the update command is given. The owner's tools do
-// not reach it: the Supabase dashboard is theirs there.
+// The list's Supabase adapter: PostgREST over HTTP with the anon key for what visitors do (a sign-up while mail is
+// off, stored confirmed with its consent record, and the unsubscribe function), the double opt-in functions signed
+// with SUPABASE_CONFIRM_SECRET when it is set, and the readers of a send with the service role key, which only the
+// update command is given. The owner's tools do not reach it: the Supabase dashboard is theirs there.
 import type { SubscriberList } from "~/newsletter/list/subscriber-list.server";
 import { anonWrites } from "~/newsletter/list/supabase/anon-writes.server";
 import { supabaseConfirmations } from "~/newsletter/list/supabase/double-opt-in.server";
@@ -63,7 +63,8 @@ export function openSupabaseList(options: SupabaseListOptions): SupabaseList {
     confirms: confirmations !== null,
     suppresses: suppression !== null,
     async signUp(email, request) {
-      if (request.state === "confirmed") return { outcome: await writes.subscribe(email), mail: false };
+      if (request.state === "confirmed")
+        return { outcome: await writes.subscribe(email, request.consent), mail: false };
       try {
         if (!confirmations) return await noConfirmations();
         // Over the fair limits the database is not asked: the sign-up is answered as new, and nothing is stored.

@@ -158,6 +158,42 @@ describe("the stand-in's PostgREST (the real migrations on PGlite): insert into 
   });
 });
 
+describe("the stand-in's PostgREST (the real migrations on PGlite): the sign-up function while mail is off", () => {
+  const consent = { page: "/", wording_version: "v1", wording: "the dialog's words" };
+  const signUp = (address: string, db = supabase) => db.rpc("newsletter_sign_up_without_mail", { address, ...consent });
+
+  it("answers 200 with the function's word as JSON, as PostgREST answers a function returning text", async () => {
+    expect(await signUp("foo@example.com")).toMatchObject({ status: 200, error: null, data: "subscribed" });
+    expect(await signUp("Foo@Example.com")).toMatchObject({ status: 200, error: null, data: "duplicate" });
+    expect(await stub.storedEmails()).toEqual(["foo@example.com"]);
+    expect(stub.callsOf("newsletter_sign_up_without_mail")).toBe(2);
+    // Not an insert into the table: the stand-in counts those apart.
+    expect(stub.insertCalls).toBe(0);
+  });
+
+  it("answers a function the database lacks with PostgREST's 404 PGRST202", async () => {
+    const missing = await supabase.rpc("newsletter_sign_up_without_mail", { address: "foo@example.com" });
+    expect(missing).toMatchObject({ status: 404, data: null, error: { code: "PGRST202" } });
+    expect(await stub.storedEmails()).toEqual([]);
+  });
+
+  it("runs it behind the same scripted failures as the table", async () => {
+    stub.setInsertBehaviour({ kind: "non-json", status: 200, body: "<html>captive portal</html>" });
+    const portal = await signUp("foo@example.com");
+    expect(portal.error).not.toBeNull();
+    expect(portal.data).toBeNull();
+    expect(await stub.storedEmails()).toEqual([]);
+  });
+
+  it("rejects a call signed with another key, as the gateway does", async () => {
+    expect(await signUp("foo@example.com", client("some-other-key"))).toMatchObject({
+      status: 401,
+      error: { message: "Invalid API key" },
+    });
+    expect(await stub.storedEmails()).toEqual([]);
+  });
+});
+
 describe("stub-supabase/main.ts", () => {
   it("runs under plain node with its database, prints one ready line, and stops on SIGTERM", async () => {
     const main = fileURLToPath(new URL("../../../support/stub-supabase/main.ts", import.meta.url));

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALREADY_SUBSCRIBED_TOAST, SOMETHING_WENT_WRONG_TOAST, SUBSCRIBED_TOAST } from "~/newsletter/sign-up/messages";
+import { dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { getHome, postForm, subscribe } from "../../../support/newsletter/http";
 import { freePort, serverHarness, type ServerProcess } from "../../../support/production-server";
 import { startStubSupabase, type StubSupabase } from "../../../support/stub-supabase/stub";
@@ -32,13 +33,19 @@ describe("the sign-up over HTTP, Supabase store (the stand-in's PostgREST)", () 
     await stub?.close();
   });
 
-  it("inserts into Supabase, not the embedded file, and maps 201 and 23505 to their toasts", async () => {
+  it("stores into Supabase with the consent record, not the embedded file, and maps the answers to their toasts", async () => {
     expect(await subscribe(server.url, "Remote@example.com")).toMatchObject({ message: SUBSCRIBED_TOAST.message });
     expect(await subscribe(server.url, "remote@EXAMPLE.com")).toMatchObject({
       message: ALREADY_SUBSCRIBED_TOAST.message,
     });
     expect(await stub.storedEmails()).toEqual(["Remote@example.com"]);
-    expect(stub.inserts).toEqual([{ email: "Remote@example.com" }, { email: "remote@EXAMPLE.com" }]);
+    expect(stub.callsOf("newsletter_sign_up_without_mail")).toBe(2);
+    expect(stub.insertCalls).toBe(0);
+    expect(await stub.rowOf("Remote@example.com")).toMatchObject({
+      state: "confirmed",
+      consent_page: "/",
+      consent_version: dialogConsent("/").version,
+    });
     expect(existsSync(path.join(dataDir, "newsletter.sqlite"))).toBe(false);
   });
 
@@ -68,6 +75,6 @@ describe("the sign-up over HTTP, Supabase store (the stand-in's PostgREST)", () 
     expect(await subscribe(unreachable.url, "nobody-home@example.com")).toMatchObject({
       message: SOMETHING_WENT_WRONG_TOAST.message,
     });
-    expect(unreachable.output()).toMatch(/Supabase insert for n\*\*\*@example\.com failed/);
+    expect(unreachable.output()).toMatch(/Supabase sign-up of n\*\*\*@example\.com failed/);
   });
 });

@@ -1,9 +1,37 @@
 import { describe, expect, it } from "vitest";
 import { maskEmail } from "~/utils/mask-email.server";
 import { SQLITE_CONSTRAINT_UNIQUE, sqliteOutcome } from "~/newsletter/list/sqlite/sqlite-list.server";
-import { supabaseOutcome } from "~/newsletter/list/supabase/anon-writes.server";
+import { supabaseOutcome, withoutMailAnswer } from "~/newsletter/list/supabase/anon-writes.server";
 
-describe("supabaseOutcome", () => {
+describe("withoutMailAnswer (the sign-up function's call while mail is off)", () => {
+  it.each(["subscribed", "pending", "duplicate"] as const)("is '%s' for the function's own 200 answer", (word) => {
+    expect(withoutMailAnswer({ data: word, error: null, status: 200 })).toBe(word);
+  });
+
+  it("is 'missing' for PostgREST's PGRST202 (no such function in the schema cache, 404)", () => {
+    const error = { code: "PGRST202", message: "Could not find the function public.x in the schema cache" };
+    expect(withoutMailAnswer({ data: null, error, status: 404 })).toBe("missing");
+  });
+
+  it.each([
+    ["an empty 200 (null)", { data: null, error: null, status: 200 }],
+    ["a 200 with an empty array", { data: [], error: null, status: 200 }],
+    ["a 200 with another word", { data: "resend", error: null, status: 200 }],
+    ["a 200 with the word in an array", { data: ["subscribed"], error: null, status: 200 }],
+    ["a 201 (an insert's answer, not a function's)", { data: "subscribed", error: null, status: 201 }],
+    ["a 204", { data: null, error: null, status: 204 }],
+    ["PGRST202 with another status", { data: null, error: { code: "PGRST202", message: "?" }, status: 200 }],
+    ["a unique violation (the function answers it itself)", { data: null, error: { code: "23505" }, status: 409 }],
+    ["a check violation", { data: null, error: { code: "23514", message: "check" }, status: 400 }],
+    ["a refused call", { data: null, error: { code: "42501", message: "permission denied" }, status: 401 }],
+    ["a non-JSON page (no code)", { data: null, error: { message: "<html>portal</html>" }, status: 200 }],
+    ["a network failure", { data: null, error: { code: "", message: "TypeError: fetch failed" }, status: 0 }],
+  ])("is 'failed' for %s", (_label, result) => {
+    expect(withoutMailAnswer(result)).toBe("failed");
+  });
+});
+
+describe("supabaseOutcome (the plain insert, for a database without the sign-up function)", () => {
   it("is 'subscribed' for PostgREST's 201 with an empty body", () => {
     expect(supabaseOutcome({ error: null, status: 201 })).toBe("subscribed");
   });
