@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mailboxHash } from "~/newsletter/list/mailbox-hash.server";
 import { importFixture } from "../../../support/import-fixture";
 import { newsletter, sendEnv, writeUpdate } from "../../../support/newsletter/cli";
 import { serverHarness, type ServerProcess } from "../../../support/production-server";
@@ -72,13 +73,20 @@ const statusOf = async (name: string) => {
   return run.stdout.split("\n").find((line) => line.startsWith(`${name}\t`));
 };
 
-/** What a backup file holds of the ledger: its key and its tombstones' reasons. */
+/** What a backup file holds of the ledger: its key and its tombstones. */
 function ledgerOf(file: string) {
   const db = new DatabaseSync(file, { readOnly: true });
   try {
     const key = db.prepare("select value from newsletter_ledger where name = 'key'").get() as { value: string };
-    const reasons = db.prepare("select reason from newsletter_tombstones").all() as { reason: string }[];
-    return { key: key.value, reasons: reasons.map((row) => row.reason) };
+    const tombstones = db.prepare("select mailbox, reason from newsletter_tombstones").all() as {
+      mailbox: string;
+      reason: string;
+    }[];
+    return {
+      key: key.value,
+      mailboxes: tombstones.map((row) => row.mailbox),
+      reasons: tombstones.map((row) => row.reason),
+    };
   } finally {
     db.close();
   }
@@ -149,7 +157,20 @@ describe("the owner's backups, Supabase", () => {
     // A backup made now carries Ivan's tombstone with the key it was made with.
     const after = path.join(backupDir(), "after.sqlite");
     expect((await owner(["backup", after])).code).toBe(0);
-    expect(ledgerOf(after)).toEqual({ key: await supabaseKey(rest), reasons: ["unsubscribed"] });
+    const key = await supabaseKey(rest);
+    expect(ledgerOf(after)).toEqual({
+      key,
+      mailboxes: [mailboxHash(key, "ivan@example.com")],
+      reasons: ["unsubscribed"],
+    });
+
+    // The same file as the embedded store's: restored into an empty DATA_DIR, the embedded list knows Ivan left.
+    const embedded = path.join(dir, "embedded-data");
+    const intoFile = await subscribers(embedded, ["restore", after], { BACKUP_DIR: path.join(embedded, "backups") });
+    expect(intoFile.code, intoFile.stderr).toBe(0);
+    const shown = await subscribers(embedded, ["show", "ivan@example.com"]);
+    expect(shown.stderr).toMatch(/^ivan@example\.com is not on the list; its mailbox left it \(unsubscribed at /);
+    expect((await subscribers(embedded, ["list"])).stdout).toContain("joan@example.net");
 
     // Restored into a new project (the old one lost), the list takes the backup's key and keeps who left: the export
     // imported there again does not bring Ivan back.
