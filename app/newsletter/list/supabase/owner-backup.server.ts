@@ -4,7 +4,7 @@
 // the tombstones (a reader who leaves while it reads is then in both, and a restore leaves them out), then the wordings;
 // the restore writes the tombstones first, then the wordings and the readers, each page one transaction.
 import { fetchWithoutRedirects } from "~/newsletter/list/supabase/anon-writes.server";
-import { rpcCaller } from "~/newsletter/list/supabase/rpc.server";
+import { type RpcCall, rpcCaller } from "~/newsletter/list/supabase/rpc.server";
 import type { BackupPage } from "~/newsletter/list/sqlite/paged-backup-file.server";
 import type { BackupRow, BackupTombstone, ConsentWording } from "~/newsletter/list/subscriber-list.server";
 import { createServerSupabaseClient } from "~/utils/supabase.server";
@@ -70,8 +70,13 @@ const slices = <T>(items: readonly T[], size: number) =>
 
 export function supabaseOwnerBackup(options: SupabaseOwnerOptions) {
   const { url, serviceRoleKey, timeoutMs = 30_000, pageSize = 1000 } = options;
-  const call = rpcCaller(createServerSupabaseClient(url, serviceRoleKey, fetchWithoutRedirects), timeoutMs);
+  return ownerBackupOver(rpcCaller(createServerSupabaseClient(url, serviceRoleKey, fetchWithoutRedirects), timeoutMs), {
+    pageSize,
+  });
+}
 
+/** The backup and restore over any way of calling the database's functions as the service role. */
+export function ownerBackupOver(call: RpcCall, { pageSize = 1000 }: { pageSize?: number } = {}) {
   async function* pagesOf(part: Part): AsyncGenerator<{ key: string | null; items: Record<string, unknown>[] }> {
     let after: string | null = null;
     for (;;) {
