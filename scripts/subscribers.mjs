@@ -23,7 +23,8 @@ const USAGE = `Usage: npm run subscribers -- <command>
   backups             the backups in BACKUP_DIR (default DATA_DIR/backups), newest first, each checked
   restore <file>      brings a backup back: replaces a missing or damaged database (stop the server first), or
                       else puts back the addresses the list lacks (not readers who unsubscribed since); keeps a
-                      copy of what it replaces`;
+                      copy of what it replaces; with the list in Supabase, 'backup' and 'restore' take
+                      SUPABASE_SERVICE_ROLE_KEY like 'import' (restore then puts back what the list lacks)`;
 
 loadEnv();
 onClosedPipe();
@@ -33,8 +34,10 @@ if (!command || command === "help" || command === "--help") fail(USAGE, command 
 
 const hooks = await loadBuild();
 const { subscriberAdmin } = hooks;
-// The import alone reaches a Supabase list, with the service role key given to this command (it says so without it).
-if (subscriberAdmin.usesSupabase() && command !== "import") fail(subscriberAdmin.supabaseHint, 2);
+// These reach a Supabase list, with the service role key given to this command (each says so without it); `backups`
+// reads the backup folder only.
+const SUPABASE_COMMANDS = ["import", "backup", "backups", "restore"];
+if (subscriberAdmin.usesSupabase() && !SUPABASE_COMMANDS.includes(command)) fail(subscriberAdmin.supabaseHint, 2);
 
 /** The live list, opened here rather than when the build loads: a file that cannot be opened says why itself. */
 function open() {
@@ -191,6 +194,19 @@ try {
         if (report.unsubscribedSince) {
           lines.push(
             `Left out ${plural(report.unsubscribedSince, "reader")} who left the list (unsubscribed, complained or bounced) after the backup was made.`,
+          );
+        }
+        // Supabase: the backup's record of who left, merged into the list's (never weakened).
+        const tombstones = "tombstones" in report ? report.tombstones : null;
+        if (tombstones?.added) {
+          lines.push(
+            `Brought back the record of ${plural(tombstones.added, "mailbox", "mailboxes")} that left the list.`,
+          );
+        }
+        if (tombstones?.otherKey) {
+          lines.push(
+            `Left out the backup's record of ${plural(tombstones.otherKey, "mailbox", "mailboxes")} that left the list: ` +
+              "it was made with another list's key, so it names no mailbox here (see docs/newsletter.md, Restore).",
           );
         }
         lines.push(`The list now holds ${plural(report.after, "subscriber")}.`);

@@ -83,3 +83,20 @@ export const sendReaders = async (db: PGlite): Promise<string[]> =>
       ),
     )
   ).rows.map((row) => row.email);
+
+/**
+ * Calls a database function as PostgREST calls it for the service role key (named arguments; an object or an array
+ * as JSON), for code that takes an RpcCall (app/newsletter/list/supabase/rpc.server.ts).
+ */
+export const serviceRoleRpc =
+  (db: PGlite) =>
+  async (name: string, args: Record<string, unknown>): Promise<unknown> => {
+    const names = Object.keys(args);
+    const call = `public.${name}(${names.map((arg, n) => `${arg} => $${n + 1}`).join(", ")})`;
+    const values = names.map((arg) => {
+      const value = args[arg];
+      return typeof value === "object" && value !== null ? JSON.stringify(value) : value;
+    });
+    const found = await asRole(db, "service_role", (tx) => tx.query<{ a: unknown }>(`select ${call} as a`, values));
+    return found.rows[0]!.a;
+  };

@@ -6,7 +6,12 @@ import { importTarget } from "~/newsletter/admin/import/list-target.server";
 import { type ImportTarget, runImport } from "~/newsletter/admin/import/run-import.server";
 import { subscribersCsv } from "~/newsletter/admin/subscribers-csv.server";
 import { listBackups } from "~/newsletter/backups/backup-folder.server";
-import { restoreBackup } from "~/newsletter/backups/restore.server";
+import { type RestoreReport, restoreBackup } from "~/newsletter/backups/restore.server";
+import {
+  backupSupabase,
+  restoreIntoSupabase,
+  type SupabaseRestore,
+} from "~/newsletter/backups/supabase-restore.server";
 import { SUPABASE_OWNER_HINT } from "~/newsletter/list/open-list.server";
 import { supabaseImported } from "~/newsletter/list/supabase/imported.server";
 import { WHOLE_FILE } from "~/newsletter/list/sqlite/sqlite-list.server";
@@ -40,15 +45,20 @@ function ownerOperations(services: () => AdminServices): OwnerOperations {
 /** Where the import command writes: the embedded list, or Supabase with the service role key given to the command. */
 function importList(services: () => AdminServices): ImportTarget {
   if (!services().usesSupabase) return importTarget(ownerOperations(services));
+  return importTarget(supabaseImported(serviceRole(services, "importing into it", "import <file.csv> [--dry-run]")));
+}
+
+/** The service role key, given to this command alone, for a command that reaches the Supabase list. */
+function serviceRole(services: () => AdminServices, command: string, usage: string) {
   const { SUPABASE_URL: url, SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey } = services().settings;
   if (!url || !serviceRoleKey) {
     throw new Error(
-      "The list lives in Supabase, and importing into it takes the service role key, which only this command is given:\n" +
-        "  SUPABASE_SERVICE_ROLE_KEY=<key> npm run subscribers -- import <file.csv> [--dry-run]\n" +
+      `The list lives in Supabase, and ${command} takes the service role key, which only this command is given:\n` +
+        `  SUPABASE_SERVICE_ROLE_KEY=<key> npm run subscribers -- ${usage}\n` +
         "(Supabase dashboard → Project Settings → API keys; never put it in the web server's environment.)",
     );
   }
-  return importTarget(supabaseImported({ url, serviceRoleKey }));
+  return { url, serviceRoleKey };
 }
 
 /** Erases every outbox row for an address (`remove` erases everything about it); none when there is no outbox. */
@@ -120,12 +130,22 @@ export function subscriberTools(services: () => AdminServices) {
      * A consistent copy of the live list at `target`; answers how many subscribers it holds. The tool's process serves
      * nobody, so the copy is one step: one snapshot, which the running server's sign-ups cannot make start over.
      */
-    backup: (target: string): Promise<number> => ownerOperations(services).backup(target, { stepPages: WHOLE_FILE }),
+    backup: (target: string): Promise<number> =>
+      services().usesSupabase
+        ? backupSupabase(serviceRole(services, "a backup of it", "backup <file>"), target)
+        : ownerOperations(services).backup(target, { stepPages: WHOLE_FILE }),
     /** The backup folder (BACKUP_DIR, or DATA_DIR/backups). */
     backupDir: () => services().backupSettings.dir,
     /** What the backup folder holds, each file checked. */
     backups: () => listBackups(services().backupSettings.dir),
     /** Restores a backup without opening the live list first: it may be missing or damaged. */
-    restore: (file: string) => restoreBackup(file, services().settings.DATA_DIR, services().backupSettings.dir),
+    restore: (file: string): Promise<RestoreReport | SupabaseRestore> =>
+      services().usesSupabase
+        ? restoreIntoSupabase(
+            serviceRole(services, "restoring into it", "restore <file>"),
+            file,
+            services().backupSettings.dir,
+          )
+        : restoreBackup(file, services().settings.DATA_DIR, services().backupSettings.dir),
   };
 }

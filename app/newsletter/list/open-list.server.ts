@@ -44,6 +44,6 @@ export const SUPABASE_OWNER_HINT = [
   "editor: select email, created_at, state, confirmed_at, unsubscribe_token from newsletter_subscribers order by id;",
   "One reader's whole record (what 'show' prints): supabase/queries/reader-record.sql in the SQL editor.",
   "Who gets no mail again and why, and lifting one ('unsuppress'): supabase/queries/suppressed-readers.sql.",
-  "Remove an address there too. Apart from 'import' (given SUPABASE_SERVICE_ROLE_KEY itself: see docs/newsletter.md),",
-  "this tool never asks for the service key.",
+  "Remove an address there too. Apart from 'import', 'backup' and 'restore' (each given SUPABASE_SERVICE_ROLE_KEY",
+  "itself: see docs/newsletter.md) and 'backups', this tool never asks for the service key.",
 ].join("\n");

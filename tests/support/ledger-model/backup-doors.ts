@@ -46,7 +46,7 @@ export const restore = (which: number) =>
     const index = model.backups.indexOf(chosen);
     // What the owner removed by mistake after this backup comes back, unless its mailbox left since.
     for (const [email, since] of model.removed) {
-      if (since > index || !chosen.addresses.has(email) || model.left.has(mailbox(email))) continue;
+      if (since <= index || !chosen.addresses.has(email) || model.left.has(mailbox(email))) continue;
       if (!real.list.owner.has(email)) throw new Error(`restore did not bring back ${email}, removed after the backup`);
       model.removed.delete(email);
     }

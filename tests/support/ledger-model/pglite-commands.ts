@@ -1,17 +1,23 @@
 /**
  * The ledger's model-based test against Supabase: the real migrations in PGlite, each door called as the server, the
- * update command or the owner calls it (the anon key's functions, the service role's, the SQL editor), beside the
- * same model of who left as the embedded store's test (./commands.ts). One database for a whole run, emptied before
- * each sequence (a fresh PGlite takes seconds to start). Supabase has no backups of ours, so no backup door.
+ * update command or the owner calls it (anon functions, service role functions and tool code, the SQL editor), beside
+ * the embedded test's model of who left (./commands.ts). One database a run, emptied before each sequence.
  */
 import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
 import { isOwnAct, type LeftReason, strongerReason } from "~/newsletter/list/ledger";
 import { issueSignature } from "~/newsletter/list/supabase/double-opt-in.server";
-import { dialogConsent } from "~/newsletter/sign-up/consent.server";
+import { consentVersion, dialogConsent } from "~/newsletter/sign-up/consent.server";
 import { mailboxKey } from "~/newsletter/sign-up/mailbox-key";
-import { asRole, sendReaders } from "../pglite-migrations";
+import { listBackups } from "~/newsletter/backups/backup-folder.server";
+import { checkedBackup } from "~/newsletter/backups/restore.server";
+import { ownerBackupOver } from "~/newsletter/list/supabase/owner-backup.server";
+import { writePagedBackup } from "~/newsletter/list/sqlite/paged-backup-file.server";
+import { asRole, sendReaders, serviceRoleRpc } from "../pglite-migrations";
 import { ADDRESSES } from "./commands";
 
 export const SIGNING_KEY = "s".repeat(40);
@@ -19,11 +25,14 @@ export const SIGNING_KEY = "s".repeat(40);
 interface PgModel {
   left: Map<string, LeftReason>;
   tokens: Map<string, string>;
+  /** Each backup: its file, who was on the list and who had left then. */
+  backups: { file: string; addresses: Set<string>; left: Map<string, LeftReason> }[];
 }
 
 interface PgReal {
   db: PGlite;
   serial: number;
+  dir: string;
 }
 
 const answer = async (real: PgReal, role: string, sql: string, params: unknown[] = []) =>
@@ -46,7 +55,11 @@ const door = (name: string, run: (model: PgModel, real: PgReal) => Promise<void>
 
 const signUp = (email: string) =>
   door(`signUp(${email})`, async (model, real) => {
-    const signed = await answer(real, "anon", "public.newsletter_sign_up($1, '/', 'v1', 'words')", [email]);
+    // The wording's version as the site makes it (its digest): a backup's check holds it to that.
+    const signed = await answer(real, "anon", "public.newsletter_sign_up($1, '/', $2, 'words')", [
+      email,
+      consentVersion("words"),
+    ]);
     if (signed !== "subscribed" && signed !== "resend") return;
     const token = `token-${++real.serial}`;
     const hash = createHash("sha256").update(token).digest("hex");
@@ -149,6 +162,59 @@ const remove = (email: string) =>
     await real.db.query("delete from public.newsletter_subscribers where lower(email) = lower($1)", [email]);
   });
 
+/** The owner erases one of the rows on the list (the n-th, oldest first), as they would pick one in the editor. */
+const removeListed = (n: number) =>
+  door(`removeListed(${n})`, async (model, real) => {
+    const rows = await real.db.query<{ email: string }>("select email from public.newsletter_subscribers order by id");
+    const chosen = rows.rows[n % Math.max(1, rows.rows.length)]?.email;
+    if (chosen) await remove(chosen).run(model, real);
+  });
+
+const owner = (real: PgReal) => ownerBackupOver(serviceRoleRpc(real.db), { pageSize: 3 });
+
+const listed = async (real: PgReal) =>
+  new Set(
+    (
+      await real.db.query<{ email: string }>("select lower(email) as email from public.newsletter_subscribers")
+    ).rows.map((row) => row.email),
+  );
+
+const backup = () =>
+  door("backup()", async (model, real) => {
+    const file = path.join(real.dir, `b${++real.serial}.sqlite`);
+    await writePagedBackup(file, owner(real).pages());
+    model.backups.push({ file, addresses: await listed(real), left: new Map(model.left) });
+    const [listing] = listBackups(real.dir).filter((entry) => entry.file === file);
+    if (typeof listing?.subscribers !== "number") throw new Error(`backups calls ${file} ${JSON.stringify(listing)}`);
+  });
+
+const restore = (which: number) =>
+  door(`restore(${which})`, async (model, real) => {
+    const chosen = model.backups[which % Math.max(1, model.backups.length)];
+    if (!chosen) return;
+    const before = await listed(real);
+    // Who is a reader now, as the restore's tombstones (written first) find them.
+    const mailable = new Set((await sendReaders(real.db)).map(mailbox));
+    await owner(real).restore(checkedBackup(chosen.file));
+    // The backup's tombstones come back, never weakened; not over a person who is a reader again since.
+    for (const [box, reason] of chosen.left) {
+      if (model.left.has(box) || !mailable.has(box))
+        model.left.set(box, strongerReason(model.left.get(box) ?? null, reason));
+    }
+    // Every address of the backup the list lacked comes back (removed by mistake, expired), unless its mailbox left.
+    const after = await listed(real);
+    for (const email of chosen.addresses) {
+      if (before.has(email) || model.left.has(mailbox(email)) || after.has(email)) continue;
+      throw new Error(`restore did not bring back ${email}, absent from the list and not gone from it`);
+    }
+  });
+
+/** A backup, the owner's removal of a listed reader, and the restore of that backup: the path a mistake takes. */
+const mistakeUndone = (n: number) =>
+  door(`mistakeUndone(${n})`, async (model, real) => {
+    for (const step of [backup(), removeListed(n), restore(model.backups.length)]) await step.run(model, real);
+  });
+
 const importRow = (email: string, left: boolean) =>
   door(`import${left ? "Left" : "Subscribed"}(${email})`, async (model, real) => {
     const rows = await real.db.query<{ email: string; page: string | null }>(
@@ -209,15 +275,24 @@ const commands = [
   address.map((email) => importRow(email, false)),
   address.map((email) => importRow(email, true)),
   address.map(unsuppress),
+  fc.nat(5).map(removeListed),
+  fc.constant(backup()),
+  fc.nat(4).map(restore),
+  fc.nat(5).map(mistakeUndone),
 ];
 
 /** One property over random sequences of doors, on a database the migrations made (emptied before each sequence). */
 export const supabaseLedgerProperty = (db: PGlite, maxCommands: number) =>
   fc.asyncProperty(fc.commands(commands, { maxCommands }), async (sequence) => {
     await db.exec("truncate public.newsletter_subscribers; truncate newsletter_private.tombstones;");
+    const dir = mkdtempSync(path.join(tmpdir(), "ledger-model-pg-"));
     const setup = () => ({
-      model: { left: new Map(), tokens: new Map() },
-      real: { db, serial: 0 },
+      model: { left: new Map(), tokens: new Map(), backups: [] },
+      real: { db, serial: 0, dir },
     });
-    await fc.asyncModelRun(setup, sequence);
+    try {
+      await fc.asyncModelRun(setup, sequence);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });

@@ -1,0 +1,189 @@
+-- The owner's backup and restore of the Supabase list (npm run subscribers -- backup / restore, with the service role
+-- key given to that command alone; docs/decisions/030-supabase-backups.md). Supabase's own dashboard backups hold the
+-- tombstones too, but restoring one puts back the list as it was, dropping every tombstone made since: readers who
+-- left would be mailed again. The owner's backup file is the embedded store's (a SQLite file), and its restore follows
+-- the ledger's `restore` door (app/newsletter/list/ledger.ts): an absent address comes back with its state, consent
+-- record and suppression; an address on the list is left as it is; a mailbox that left since stays gone.
+
+-- One page of what a backup holds, in a stable order, after the last key of the page before (null: from the start):
+-- part 'readers' (by id), 'tombstones' (by mailbox) or 'wordings' (by version). With each page, the ledger's key, so a
+-- backup's tombstones travel with the key that names their mailboxes.
+create or replace function public.newsletter_backup_page(part text, after text, size integer)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  page jsonb;
+  ledger_key text := (select s.value from newsletter_private.settings s where s.name = 'ledger_key');
+  bounded integer := least(greatest(coalesce(size, 1000), 1), 5000);
+begin
+  if part = 'readers' then
+    select coalesce(jsonb_agg(to_jsonb(r) order by r.id), '[]'::jsonb) into page from (
+      select s.id, s.email, s.created_at as "createdAt", s.unsubscribe_token as "unsubscribeToken", s.state,
+             s.confirmed_at as "confirmedAt", s.consent_page as "consentPage", s.consent_version as "consentVersion",
+             s.confirm_requested_at as "confirmRequestedAt", s.confirm_token_hash as "confirmTokenHash",
+             s.confirm_token_at as "confirmTokenAt", s.previous_confirm_token_hash as "previousConfirmTokenHash",
+             s.previous_confirm_token_at as "previousConfirmTokenAt", s.suppressed_reason as "suppressedReason",
+             s.suppressed_at as "suppressedAt", s.suppressed_detail as "suppressedDetail"
+      from public.newsletter_subscribers s
+      where after is null or s.id > after::bigint
+      order by s.id limit bounded
+    ) r;
+  elsif part = 'tombstones' then
+    select coalesce(jsonb_agg(to_jsonb(t) order by t.mailbox), '[]'::jsonb) into page from (
+      select t.mailbox, t.reason, t.at from newsletter_private.tombstones t
+      where after is null or t.mailbox > after
+      order by t.mailbox limit bounded
+    ) t;
+  elsif part = 'wordings' then
+    select coalesce(jsonb_agg(to_jsonb(w) order by w.version), '[]'::jsonb) into page from (
+      select w.version, w.wording, w.first_used_at as "firstUsedAt" from public.newsletter_consent_wordings w
+      where after is null or w.version > after
+      order by w.version limit bounded
+    ) w;
+  else
+    raise exception 'no part % in a backup', part;
+  end if;
+  return jsonb_build_object('key', ledger_key, 'rows', page);
+end
+$$;
+
+-- Puts a page of a backup back, each item checked by the owner's command first (app/newsletter/backups/
+-- row-checks.server.ts) and by the table's own constraints here. Answers what it did:
+-- {"added": [addresses], "alreadyThere": n, "leftSince": n, "tombstonesAdded": n, "tombstonesKept": n,
+--  "tombstonesOtherKey": n}.
+-- Tombstones are merged only when the backup's key is the list's: a keyed hash cannot be named again with another key,
+-- and the addresses they stood for are not kept anywhere. A list with no reader and no tombstone yet (a new project)
+-- takes the backup's key first, so a whole list moved to a new project keeps who left.
+create or replace function public.newsletter_restore_page(
+  backup_key text, readers jsonb, tombstones jsonb, wordings jsonb
+)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  r jsonb;
+  t jsonb;
+  address text;
+  box text;
+  token uuid;
+  hash text;
+  ledger_key text;
+  added jsonb := '[]'::jsonb;
+  already integer := 0;
+  left_since integer := 0;
+  tombstones_added integer := 0;
+  tombstones_kept integer := 0;
+  other_key integer := 0;
+  held text;
+begin
+  if backup_key is not null and backup_key !~ '^[0-9a-f]{64}$' then
+    raise exception 'a ledger key that is not of the store''s form';
+  end if;
+  select s.value into ledger_key from newsletter_private.settings s where s.name = 'ledger_key' for update;
+  if backup_key is not null and backup_key is distinct from ledger_key
+     and not exists (select 1 from public.newsletter_subscribers)
+     and not exists (select 1 from newsletter_private.tombstones) then
+    update newsletter_private.settings set value = backup_key where name = 'ledger_key';
+    ledger_key := backup_key;
+  end if;
+
+  for r in select * from jsonb_array_elements(coalesce(wordings, '[]'::jsonb)) loop
+    insert into public.newsletter_consent_wordings (version, wording, first_used_at)
+      values (r->>'version', r->>'wording', (r->>'firstUsedAt')::timestamptz)
+      on conflict (version) do nothing;
+  end loop;
+
+  -- The backup's tombstones first: a reader read just before they left (a backup is read in pages, not in one
+  -- snapshot) then stays left out below.
+  for t in select * from jsonb_array_elements(coalesce(tombstones, '[]'::jsonb)) loop
+    if backup_key is distinct from ledger_key then
+      other_key := other_key + 1;
+      continue;
+    end if;
+    box := t->>'mailbox';
+    if t->>'reason' not in ('unsubscribed', 'complained', 'bounced', 'imported') or box !~ '^[0-9a-f]{64}$' then
+      raise exception 'a tombstone that is not of the store''s form';
+    end if;
+    select x.reason into held from newsletter_private.tombstones x where x.mailbox = box for update;
+    if found then
+      -- Never weakened: the stronger reason stays, and the later time.
+      update newsletter_private.tombstones x
+        set reason = newsletter_private.stronger_reason(held, t->>'reason'),
+            at = greatest(x.at, (t->>'at')::timestamptz)
+        where x.mailbox = box;
+      tombstones_kept := tombstones_kept + 1;
+    elsif exists (
+      select 1 from public.newsletter_subscribers s
+      where s.mailbox = box and s.state = 'confirmed' and s.suppressed_reason is null
+    ) then
+      -- The person came back since, by their own confirmed sign-up, which lifted this tombstone: it stays lifted.
+      tombstones_kept := tombstones_kept + 1;
+    else
+      -- No row of that mailbox is a reader now (a pending one may still confirm, which lifts it as ever).
+      insert into newsletter_private.tombstones (mailbox, reason, at)
+        values (box, t->>'reason', (t->>'at')::timestamptz);
+      tombstones_added := tombstones_added + 1;
+    end if;
+  end loop;
+
+  for r in select * from jsonb_array_elements(coalesce(readers, '[]'::jsonb)) loop
+    address := r->>'email';
+    box := newsletter_private.mailbox_hash(address);
+    if exists (select 1 from public.newsletter_subscribers s where lower(s.email) = lower(address)) then
+      already := already + 1;
+    -- A mailbox that left after the backup stays gone; a suppressed row comes back as the record it was (never mailed).
+    elsif r->>'suppressedReason' is null
+          and exists (select 1 from newsletter_private.tombstones x where x.mailbox = box) then
+      left_since := left_since + 1;
+    else
+      -- The reader's old link keeps working, unless the token is somehow someone else's now; likewise a pending
+      -- reader's mailed confirmation link.
+      token := case when coalesce(r->>'unsubscribeToken', '') ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                    then (r->>'unsubscribeToken')::uuid end;
+      if token is null or exists (select 1 from public.newsletter_subscribers s where s.unsubscribe_token = token) then
+        token := gen_random_uuid();
+      end if;
+      hash := r->>'confirmTokenHash';
+      if hash is not null and exists (select 1 from public.newsletter_subscribers s where s.confirm_token_hash = hash) then
+        hash := null;
+      end if;
+      insert into public.newsletter_subscribers (
+        email, created_at, unsubscribe_token, state, confirmed_at, consent_page, consent_version, confirm_requested_at,
+        confirm_token_hash, confirm_token_at, previous_confirm_token_hash, previous_confirm_token_at,
+        suppressed_reason, suppressed_at, suppressed_detail
+      ) values (
+        address, (r->>'createdAt')::timestamptz, token, coalesce(r->>'state', 'confirmed'),
+        (r->>'confirmedAt')::timestamptz, r->>'consentPage', r->>'consentVersion',
+        (r->>'confirmRequestedAt')::timestamptz, hash, (r->>'confirmTokenAt')::timestamptz,
+        case when hash is null then null else r->>'previousConfirmTokenHash' end,
+        (r->>'previousConfirmTokenAt')::timestamptz, r->>'suppressedReason', (r->>'suppressedAt')::timestamptz,
+        left(r->>'suppressedDetail', 1000)
+      );
+      added := added || to_jsonb(address);
+    end if;
+  end loop;
+
+  return jsonb_build_object(
+    'added', added, 'alreadyThere', already, 'leftSince', left_since, 'tombstonesAdded', tombstones_added,
+    'tombstonesKept', tombstones_kept, 'tombstonesOtherKey', other_key
+  );
+end
+$$;
+
+-- The service role only: the whole list, its tombstones and its key are the owner's.
+revoke all on function public.newsletter_backup_page(text, text, integer) from public, anon, authenticated;
+revoke all on function public.newsletter_restore_page(text, jsonb, jsonb, jsonb) from public, anon, authenticated;
+do $$
+begin
+  if exists (select 1 from pg_roles where rolname = 'service_role') then
+    grant execute on function public.newsletter_backup_page(text, text, integer) to service_role;
+    grant execute on function public.newsletter_restore_page(text, jsonb, jsonb, jsonb) to service_role;
+  end if;
+end
+$$;
