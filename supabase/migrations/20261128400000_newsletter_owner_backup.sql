@@ -56,8 +56,8 @@ $$;
 -- {"added": [addresses], "alreadyThere": n, "leftSince": n, "tombstonesAdded": n, "tombstonesKept": n,
 --  "tombstonesOtherKey": n}.
 -- Tombstones are merged only when the backup's key is the list's: a keyed hash cannot be named again with another key,
--- and the addresses they stood for are not kept anywhere. A list with no reader and no tombstone yet (a new project)
--- takes the backup's key first, so a whole list moved to a new project keeps who left.
+-- and the addresses they stood for are not kept anywhere. A list no one has left yet (a new project) takes the
+-- backup's key first, so a whole list moved to a new project keeps who left.
 create or replace function public.newsletter_restore_page(
   backup_key text, readers jsonb, tombstones jsonb, wordings jsonb
 )
@@ -81,17 +81,25 @@ declare
   tombstones_kept integer := 0;
   other_key integer := 0;
   held text;
+  adopted_at timestamptz;
 begin
   if backup_key is not null and backup_key !~ '^[0-9a-f]{64}$' then
     raise exception 'a ledger key that is not of the store''s form';
   end if;
   select s.value into ledger_key from newsletter_private.settings s where s.name = 'ledger_key' for update;
   if backup_key is not null and backup_key is distinct from ledger_key
-     and not exists (select 1 from public.newsletter_subscribers)
      and not exists (select 1 from newsletter_private.tombstones) then
+    -- Nobody has left this list yet (a new project, perhaps with sign-ups since the old one was lost): it takes the
+    -- backup's key, and its rows' mailbox hashes are made again with it (the trigger makes a row's hash when it is
+    -- null), so the backup's tombstones name their mailboxes here too.
     update newsletter_private.settings set value = backup_key where name = 'ledger_key';
     ledger_key := backup_key;
+    update public.newsletter_subscribers set mailbox = null;
+    -- Its readers until now came without the backup's history: only their own confirmation by mail outranks it.
+    insert into newsletter_private.settings (name, value) values ('ledger_key_adopted_at', now()::text)
+      on conflict (name) do update set value = excluded.value;
   end if;
+  adopted_at := (select s.value::timestamptz from newsletter_private.settings s where s.name = 'ledger_key_adopted_at');
 
   for r in select * from jsonb_array_elements(coalesce(wordings, '[]'::jsonb)) loop
     insert into public.newsletter_consent_wordings (version, wording, first_used_at)
@@ -121,13 +129,23 @@ begin
     elsif exists (
       select 1 from public.newsletter_subscribers s
       where s.mailbox = box and s.state = 'confirmed' and s.suppressed_reason is null
+        and (adopted_at is null or s.created_at >= adopted_at
+             or (s.confirm_token_hash is not null and s.consent_page like '/%'
+                 and s.confirmed_at > (t->>'at')::timestamptz))
     ) then
-      -- The person came back since, by their own confirmed sign-up, which lifted this tombstone: it stays lifted.
+      -- A reader of this list's own history whose mailbox's tombstone is missing: it was lifted since (their own
+      -- confirmed sign-up, or the owner's unsuppress of a bounce), and stays lifted. A reader the list had before it
+      -- took the backup's key knew nothing of that history: only their own confirmation by mail since outranks it.
       tombstones_kept := tombstones_kept + 1;
     else
-      -- No row of that mailbox is a reader now (a pending one may still confirm, which lifts it as ever).
       insert into newsletter_private.tombstones (mailbox, reason, at)
         values (box, t->>'reason', (t->>'at')::timestamptz);
+      -- A reader of that mailbox now (an import, a sign-up while mail was off) leaves with it; a sign-up waiting for
+      -- its confirmation keeps waiting: the person asked again, and their confirmation lifts it, as ever.
+      update public.newsletter_subscribers s
+        set suppressed_reason = case t->>'reason' when 'imported' then 'unsubscribed' else t->>'reason' end,
+            suppressed_at = (t->>'at')::timestamptz, suppressed_detail = 'the mailbox left the list before'
+        where s.mailbox = box and s.state = 'confirmed' and s.suppressed_reason is null;
       tombstones_added := tombstones_added + 1;
     end if;
   end loop;

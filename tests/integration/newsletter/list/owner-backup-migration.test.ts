@@ -1,7 +1,7 @@
 // The owner's backup and restore functions of the Supabase list
 // (supabase/migrations/20261128400000_newsletter_owner_backup.sql) on the real migrations in PGlite: the pages they
 // read, and the ledger's rules a restore keeps (tombstones never weakened, a person's own return never undone, a
-// mailbox that left since left out, another list's key carried only into a list that has nothing yet).
+// mailbox that left since left out, another list's key carried only into a list no one has left yet).
 import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { mailboxHash } from "~/newsletter/list/mailbox-hash.server";
@@ -106,8 +106,18 @@ describe("a restore into the Supabase list", () => {
 
   it("adds a missing tombstone, but not over a person's own return since, and leaves out a reader who left since", async () => {
     const key = await ledgerKey();
-    // Ada left before the backup, then signed up again and confirmed: her tombstone was lifted.
-    await db.query("insert into public.newsletter_subscribers (email) values ('ada@example.org')");
+    // Ada left before the backup, then signed up again and confirmed by mail: her tombstone was lifted.
+    await db.query(
+      "insert into public.newsletter_subscribers (email, state, consent_page, confirm_token_hash, confirmed_at) " +
+        "values ('ada@example.org', 'confirmed', '/', $1, $2)",
+      ["c".repeat(64), LATER],
+    );
+    // Joan's complaint was lifted since too (in this list's own history only the person or the owner lifts one).
+    await db.query(
+      "insert into public.newsletter_subscribers (email, state, consent_page, confirmed_at) " +
+        "values ('joan@example.net', 'confirmed', 'imported from export.csv (Mailchimp)', $1)",
+      [LATER],
+    );
     // Grace, on the backup, left since (another spelling of her mailbox).
     await db.query("insert into newsletter_private.tombstones (mailbox, reason, at) values ($1, 'unsubscribed', $2)", [
       mailboxHash(key, "grace@gmail.com"),
@@ -117,6 +127,7 @@ describe("a restore into the Supabase list", () => {
       tombstones: [
         { mailbox: mailboxHash(key, "ada@example.org"), reason: "unsubscribed", at: AT },
         { mailbox: mailboxHash(key, "ivan@example.com"), reason: "bounced", at: AT },
+        { mailbox: mailboxHash(key, "joan@example.net"), reason: "complained", at: AT },
       ],
       readers: [
         reader("G.race+news@googlemail.com"),
@@ -135,32 +146,40 @@ describe("a restore into the Supabase list", () => {
       alreadyThere: 1,
       leftSince: 1,
       tombstonesAdded: 1,
-      tombstonesKept: 1,
+      tombstonesKept: 2,
       tombstonesOtherKey: 0,
     });
     const stored = await db.query<{ email: string; state: string; suppressed_reason: string | null; hash: string }>(
       "select email, state, suppressed_reason, confirm_token_hash as hash from public.newsletter_subscribers order by id",
     );
     expect(stored.rows).toEqual([
-      { email: "ada@example.org", state: "confirmed", suppressed_reason: null, hash: null },
+      { email: "ada@example.org", state: "confirmed", suppressed_reason: null, hash: "c".repeat(64) },
+      { email: "joan@example.net", state: "confirmed", suppressed_reason: null, hash: null },
       { email: "ivan@example.com", state: "confirmed", suppressed_reason: "bounced", hash: null },
       { email: "pending@example.net", state: "pending", suppressed_reason: null, hash: "b".repeat(64) },
     ]);
     expect((await tombstones()).map((row) => row.reason).sort()).toEqual(["bounced", "unsubscribed"]);
   });
 
-  it("carries another list's tombstones into a list with nothing yet, by taking its key, and into no other", async () => {
+  it("carries another list's tombstones into a list no one has left yet, by taking its key, and into no other", async () => {
     const tombstone = { mailbox: mailboxHash(OTHER_KEY, "ivan@example.com"), reason: "unsubscribed", at: AT };
     const before = await ledgerKey();
-    await db.query("insert into public.newsletter_subscribers (email) values ('ada@example.org')");
+    await db.query("insert into newsletter_private.tombstones (mailbox, reason, at) values ($1, 'bounced', $2)", [
+      mailboxHash(before, "gone@example.org"),
+      AT,
+    ]);
     expect(await restore(OTHER_KEY, { tombstones: [tombstone] })).toMatchObject({
       tombstonesOtherKey: 1,
       tombstonesAdded: 0,
     });
     expect(await ledgerKey()).toBe(before);
-    expect(await tombstones()).toEqual([]);
+    expect((await tombstones()).map((row) => row.reason)).toEqual(["bounced"]);
 
+    // A new project that took sign-ups (and an import) before the restore, but where nobody has left yet.
     await emptyList(db);
+    await db.query(
+      "insert into public.newsletter_subscribers (email) values ('ada@example.org'), ('Ivan+x@example.com')",
+    );
     try {
       expect(await restore(OTHER_KEY, { tombstones: [tombstone] })).toMatchObject({ tombstonesAdded: 1 });
       expect(await ledgerKey()).toBe(OTHER_KEY);
@@ -170,6 +189,15 @@ describe("a restore into the Supabase list", () => {
           "where mailbox = newsletter_private.mailbox_hash('Ivan+x@example.com')) as found",
       );
       expect(left.rows[0]!.found).toBe(true);
+      // Its rows are named with the new key too, and Ivan's, from the import, left with his mailbox.
+      const rows = await db.query<{ email: string; suppressed: string | null; named: boolean }>(
+        "select email, suppressed_reason as suppressed, mailbox = newsletter_private.mailbox_hash(email) as named " +
+          "from public.newsletter_subscribers order by lower(email)",
+      );
+      expect(rows.rows).toEqual([
+        { email: "ada@example.org", suppressed: null, named: true },
+        { email: "Ivan+x@example.com", suppressed: "unsubscribed", named: true },
+      ]);
     } finally {
       await db.query("update newsletter_private.settings set value = $1 where name = 'ledger_key'", [before]);
     }
