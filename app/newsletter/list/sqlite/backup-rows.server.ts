@@ -1,8 +1,8 @@
 // What a restore writes into a list, fresh or live: each reader's row with their confirmation state and consent
 // record, and the consent wordings those records point to. A reader's consent is proof the owner must keep: a restore
 // that dropped it would turn a pending reader into a confirmed one (the schema's rule for readers from before).
-import type { DatabaseSync } from "node:sqlite";
-import { READERS_FROM_BEFORE } from "~/newsletter/list/sqlite/schema.server";
+import { DatabaseSync } from "node:sqlite";
+import { applySchema, READERS_FROM_BEFORE } from "~/newsletter/list/sqlite/schema.server";
 import type { BackupRow, BackupTombstone, ConsentWording } from "~/newsletter/list/subscriber-list.server";
 import { writeTombstone } from "~/newsletter/list/sqlite/tombstones.server";
 import { keepCarried } from "~/newsletter/list/sqlite/carried-tombstones.server";
@@ -69,4 +69,25 @@ export function insertWordings(db: DatabaseSync, wordings: readonly ConsentWordi
     "insert or ignore into newsletter_consent_wordings (version, wording, first_used_at) values (?, ?, ?)",
   );
   for (const { version, wording, firstUsedAt } of wordings) insert.run(version, wording, firstUsedAt);
+}
+
+/**
+ * Opens a store file being written under a name no one else reads (it is renamed when complete), with the store's
+ * schema. No fsync of its own: the finished file is fsynced once before its rename.
+ */
+export function openNewStoreFile(partial: string): DatabaseSync {
+  const db = new DatabaseSync(partial);
+  db.exec("pragma synchronous = off; pragma journal_mode = delete");
+  applySchema(db);
+  return db;
+}
+
+/**
+ * Gives a new store file the ledger key its tombstones were made with, so they still name their mailboxes; its rows'
+ * suppressions come with their tombstones, so none are to be made from the rows again.
+ */
+export function keepLedgerKey(db: DatabaseSync, key: string) {
+  const keep = db.prepare("insert into newsletter_ledger (name, value) values (?, ?)");
+  keep.run("key", key);
+  keep.run("tombstones-from-rows", "done");
 }

@@ -9,9 +9,14 @@ import { transaction } from "~/utils/sqlite-transaction.server";
 import { transition } from "~/newsletter/list/ledger";
 import { countRows } from "~/newsletter/list/sqlite/connection.server";
 import { writeAtomically } from "~/newsletter/list/sqlite/durable-files.server";
-import { insertTombstones, insertWordings, rowInserter } from "~/newsletter/list/sqlite/backup-rows.server";
+import {
+  insertTombstones,
+  insertWordings,
+  keepLedgerKey,
+  openNewStoreFile,
+  rowInserter,
+} from "~/newsletter/list/sqlite/backup-rows.server";
 import { fillMailboxes, tombstoneOf } from "~/newsletter/list/sqlite/tombstones.server";
-import { applySchema } from "~/newsletter/list/sqlite/schema.server";
 import { type BackupLedger, carryLedger } from "~/newsletter/list/sqlite/carry-ledger.server";
 import type {
   AddBackReport,
@@ -184,19 +189,13 @@ export function writeFreshStore(target: string, rows: readonly BackupRow[], extr
   return writeAtomically(
     target,
     async (partial) => {
-      const db = new DatabaseSync(partial);
+      const db = openNewStoreFile(partial);
       try {
-        // No fsync of its own: the finished file is fsynced once before its rename.
-        db.exec("pragma synchronous = off; pragma journal_mode = delete");
-        applySchema(db);
         const insert = rowInserter(db);
         const left = db.prepare("insert or ignore into newsletter_unsubscribed (unsubscribe_token) values (?)");
         transaction(db, () => {
           if (ledger?.key) {
-            // The backup's key, so its tombstones still name their mailboxes; its rows' suppressions are tombstoned.
-            const keep = db.prepare("insert into newsletter_ledger (name, value) values (?, ?)");
-            keep.run("key", ledger.key);
-            keep.run("tombstones-from-rows", "done");
+            keepLedgerKey(db, ledger.key);
             insertTombstones(db, ledger.tombstones, ledger.key);
           }
           insertWordings(db, wordings);

@@ -4,11 +4,15 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { insertTombstones, insertWordings, rowInserter } from "~/newsletter/list/sqlite/backup-rows.server";
+import {
+  insertTombstones,
+  insertWordings,
+  keepLedgerKey,
+  openNewStoreFile,
+  rowInserter,
+} from "~/newsletter/list/sqlite/backup-rows.server";
 import { countRows } from "~/newsletter/list/sqlite/connection.server";
 import { writeAtomically } from "~/newsletter/list/sqlite/durable-files.server";
-import { applySchema } from "~/newsletter/list/sqlite/schema.server";
 import type { BackupRow, BackupTombstone, ConsentWording } from "~/newsletter/list/subscriber-list.server";
 
 /** One page of what the list holds, with the ledger key its tombstones were made with (null: the list has none). */
@@ -29,21 +33,15 @@ export function writePagedBackup(target: string, pages: AsyncIterable<BackupPage
   return writeAtomically(
     file,
     async (partial) => {
-      const db = new DatabaseSync(partial);
+      const db = openNewStoreFile(partial);
       try {
-        // No fsync of its own: the finished file is fsynced once before its rename. The file is this process's alone
-        // until then, so one transaction may stay open while the pages arrive.
-        db.exec("pragma synchronous = off; pragma journal_mode = delete");
-        applySchema(db);
+        // The file is this process's alone until its rename, so one transaction may stay open while the pages arrive.
         const insert = rowInserter(db);
         let key: string | null | undefined;
         db.exec("begin");
         for await (const page of pages) {
           if (key === undefined && page.key !== null) {
-            const keep = db.prepare("insert into newsletter_ledger (name, value) values (?, ?)");
-            keep.run("key", page.key);
-            // The rows' suppressions are the list's own: its tombstones come with it, none are to be made from rows.
-            keep.run("tombstones-from-rows", "done");
+            keepLedgerKey(db, page.key);
           } else if (key !== undefined && page.key !== key) {
             throw new Error("the list's ledger key changed while it was read: make the backup again");
           }
