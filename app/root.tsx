@@ -21,7 +21,7 @@ import { discoveryLinks } from "~/sharing/discovery-links.server";
 import { documentMetaAt } from "~/sharing/document-meta.server";
 import { isNoAnswer } from "~/newsletter/sign-up/no-answer";
 import { useNonce } from "~/utils/nonce";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/takeover/use-hydrated";
 import stylesheet from "~/tailwind.css";
 import { readFlash } from "~/utils/toast.server";
 import { newsletterCopy } from "~/content/site";

@@ -5,7 +5,7 @@ import type { loader as rootLoader } from "~/root";
 import { emailField, type NewsletterReply } from "~/components/newsletter-field";
 import { TOAST_HOST_CLASS, useToastHost } from "~/components/toast";
 import { EMAIL_MAX_LENGTH } from "~/newsletter/sign-up/email-length";
-import { useHydrated } from "~/utils/use-hydrated";
+import { useHydrated } from "~/takeover/use-hydrated";
 
 // Layout effects run in the browser only; on the server React would warn that it cannot run them (development).
 const useHydrationLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;

@@ -48,7 +48,7 @@ test.describe("typing through the takeover of the open popover", () => {
   }
 
   test(`keeps every key, ${RUNS} runs at ${CPU_SLOWDOWN}× CPU slowdown on a 400 kbit/s link`, async ({ browser }) => {
-    const results: { typed: string; field: string; crossed: boolean; crashed: boolean }[] = [];
+    const results: { typed: string; field: string; crossed: boolean }[] = [];
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext();
       const page = await context.newPage();
@@ -71,21 +71,22 @@ test.describe("typing through the takeover of the open popover", () => {
 
       const typed = `margaret.h${run}.${Date.now()}-${"abcdefghij".repeat(2)}@example.com`;
       await page.keyboard.type(typed, { delay: KEY_DELAY_MS });
-      // React 18 can fail the whole hydration when a key press forces it to finish at once ("Root did not complete",
-      // error #345, on today's main too): the page then stays the plain HTML, whose form still posts what was typed.
-      const crashed = () => errors.some((error) => error.includes("error #345"));
+      // Until React has taken the page over, or something went wrong in it.
       await expect
-        .poll(async () => crashed() || (await page.locator("html").getAttribute("data-hydrated")) === "true", {
+        .poll(async () => errors.length > 0 || (await page.locator("html").getAttribute("data-hydrated")) === "true", {
           timeout: 60_000,
         })
         .toBe(true);
+      // Nothing may go wrong: a key that reached React before its first render once made it give up the whole page
+      // ("Root did not complete", React error #345), leaving it without JavaScript (app/takeover/).
+      expect(errors, `run ${run}`).toEqual([]);
       const field = await input.inputValue();
       const timeline = await page.evaluate(
         () => (window as unknown as { __timeline: { keys: number[]; hydratedAt: number | null } }).__timeline,
       );
       const { keys, hydratedAt } = timeline;
       const crossed = hydratedAt !== null && keys[0]! < hydratedAt && hydratedAt < keys.at(-1)!;
-      results.push({ typed, field, crossed, crashed: crashed() });
+      results.push({ typed, field, crossed });
 
       if (field === typed) {
         await page.keyboard.press("Enter");
@@ -94,13 +95,12 @@ test.describe("typing through the takeover of the open popover", () => {
         });
       }
       await context.close();
-      // Nothing else may go wrong in the page.
-      expect(errors.filter((error) => !error.includes("error #345"))).toEqual([]);
+      expect(errors, `run ${run}: after the sign-up`).toEqual([]);
     }
 
     const report = results.map(
-      ({ typed, field, crossed, crashed }) =>
-        `${crashed ? "React error #345" : crossed ? "typed through the takeover" : "takeover outside the typing"}: ` +
+      ({ typed, field, crossed }) =>
+        `${crossed ? "typed through the takeover" : "takeover outside the typing"}: ` +
         `${field === typed ? "kept" : `LOST (${field})`} ${typed}`,
     );
     test.info().annotations.push({ type: "runs", description: report.join("\n") });
