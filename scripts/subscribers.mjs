@@ -203,10 +203,10 @@ try {
             `Brought back the record of ${plural(tombstones.added, "mailbox", "mailboxes")} that left the list.`,
           );
         }
-        if (tombstones?.otherKey) {
+        if (tombstones?.carried) {
           lines.push(
-            `Left out the backup's record of ${plural(tombstones.otherKey, "mailbox", "mailboxes")} that left the list: ` +
-              "it was made with another list's key, so it names no mailbox here (see docs/newsletter.md, Restore).",
+            `Carried the backup's record of ${plural(tombstones.carried, "mailbox", "mailboxes")} that left the list, ` +
+              "made with another list's key: none of them comes back (see docs/newsletter.md, Restore).",
           );
         }
         lines.push(`The list now holds ${plural(report.after, "subscriber")}.`);

@@ -9,49 +9,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
-import { isOwnAct, type LeftReason, strongerReason } from "~/newsletter/list/ledger";
+import { isOwnAct } from "~/newsletter/list/ledger";
 import { issueSignature } from "~/newsletter/list/supabase/double-opt-in.server";
 import { consentVersion, dialogConsent } from "~/newsletter/sign-up/consent.server";
-import { mailboxKey } from "~/newsletter/sign-up/mailbox-key";
-import { listBackups } from "~/newsletter/backups/backup-folder.server";
-import { checkedBackup } from "~/newsletter/backups/restore.server";
-import { ownerBackupOver } from "~/newsletter/list/supabase/owner-backup.server";
-import { writePagedBackup } from "~/newsletter/list/sqlite/paged-backup-file.server";
-import { asRole, sendReaders, serviceRoleRpc } from "../pglite-migrations";
 import { ADDRESSES } from "./commands";
+import { backup, loseAndRestore, restore } from "./pglite-backup-doors";
+import { answer, door, leave, mailbox } from "./pglite-world";
 
 export const SIGNING_KEY = "s".repeat(40);
-
-interface PgModel {
-  left: Map<string, LeftReason>;
-  tokens: Map<string, string>;
-  /** Each backup: its file, who was on the list and who had left then. */
-  backups: { file: string; addresses: Set<string>; left: Map<string, LeftReason> }[];
-}
-
-interface PgReal {
-  db: PGlite;
-  serial: number;
-  dir: string;
-}
-
-const answer = async (real: PgReal, role: string, sql: string, params: unknown[] = []) =>
-  asRole(real.db, role, async (tx) => (await tx.query<{ a: unknown }>(`select ${sql} as a`, params)).rows[0]!.a);
-
-const mailbox = (email: string) => mailboxKey(email);
-const leave = (model: PgModel, email: string, reason: LeftReason) =>
-  model.left.set(mailbox(email), strongerReason(model.left.get(mailbox(email)) ?? null, reason));
-
-type Cmd = fc.AsyncCommand<PgModel, PgReal>;
-
-const door = (name: string, run: (model: PgModel, real: PgReal) => Promise<void>): Cmd => ({
-  check: () => true,
-  run: async (model, real) => {
-    await run(model, real);
-    await checkInvariants(model, real);
-  },
-  toString: () => name,
-});
 
 const signUp = (email: string) =>
   door(`signUp(${email})`, async (model, real) => {
@@ -170,45 +135,6 @@ const removeListed = (n: number) =>
     if (chosen) await remove(chosen).run(model, real);
   });
 
-const owner = (real: PgReal) => ownerBackupOver(serviceRoleRpc(real.db), { pageSize: 3 });
-
-const listed = async (real: PgReal) =>
-  new Set(
-    (
-      await real.db.query<{ email: string }>("select lower(email) as email from public.newsletter_subscribers")
-    ).rows.map((row) => row.email),
-  );
-
-const backup = () =>
-  door("backup()", async (model, real) => {
-    const file = path.join(real.dir, `b${++real.serial}.sqlite`);
-    await writePagedBackup(file, owner(real).pages());
-    model.backups.push({ file, addresses: await listed(real), left: new Map(model.left) });
-    const [listing] = listBackups(real.dir).filter((entry) => entry.file === file);
-    if (typeof listing?.subscribers !== "number") throw new Error(`backups calls ${file} ${JSON.stringify(listing)}`);
-  });
-
-const restore = (which: number) =>
-  door(`restore(${which})`, async (model, real) => {
-    const chosen = model.backups[which % Math.max(1, model.backups.length)];
-    if (!chosen) return;
-    const before = await listed(real);
-    // Who is a reader now, as the restore's tombstones (written first) find them.
-    const mailable = new Set((await sendReaders(real.db)).map(mailbox));
-    await owner(real).restore(checkedBackup(chosen.file));
-    // The backup's tombstones come back, never weakened; not over a person who is a reader again since.
-    for (const [box, reason] of chosen.left) {
-      if (model.left.has(box) || !mailable.has(box))
-        model.left.set(box, strongerReason(model.left.get(box) ?? null, reason));
-    }
-    // Every address of the backup the list lacked comes back (removed by mistake, expired), unless its mailbox left.
-    const after = await listed(real);
-    for (const email of chosen.addresses) {
-      if (before.has(email) || model.left.has(mailbox(email)) || after.has(email)) continue;
-      throw new Error(`restore did not bring back ${email}, absent from the list and not gone from it`);
-    }
-  });
-
 /** A backup, the owner's removal of a listed reader, and the restore of that backup: the path a mistake takes. */
 const mistakeUndone = (n: number) =>
   door(`mistakeUndone(${n})`, async (model, real) => {
@@ -238,24 +164,6 @@ const unsuppress = (email: string) =>
     if (outcome === "lifted") model.left.delete(mailbox(email));
   });
 
-async function checkInvariants(model: PgModel, real: PgReal) {
-  for (const email of await sendReaders(real.db)) {
-    if (model.left.has(mailbox(email))) throw new Error(`${email} left and is still mailed`);
-  }
-  // Every reader has a consent record: the page (an import's note), when they were confirmed, and for a sign-up by the
-  // form the wording they agreed to.
-  const unrecorded = await real.db.query<{ email: string }>(
-    "select email from public.newsletter_subscribers s where state = 'confirmed' and suppressed_reason is null " +
-      "and (consent_page is null or confirmed_at is null or (consent_page like '/%' and not exists (" +
-      "select 1 from public.newsletter_consent_wordings w where w.version = s.consent_version)))",
-  );
-  if (unrecorded.rows.length > 0)
-    throw new Error(`a reader without a consent record: ${JSON.stringify(unrecorded.rows)}`);
-  const { n } = (await real.db.query<{ n: number }>("select count(*)::int as n from newsletter_private.tombstones"))
-    .rows[0]!;
-  if (n !== model.left.size) throw new Error(`${n} tombstones, where ${model.left.size} mailboxes left`);
-}
-
 const address = fc.constantFrom(...ADDRESSES);
 
 const commands = [
@@ -279,12 +187,16 @@ const commands = [
   fc.constant(backup()),
   fc.nat(4).map(restore),
   fc.nat(5).map(mistakeUndone),
+  fc.nat(4).map(loseAndRestore),
 ];
 
 /** One property over random sequences of doors, on a database the migrations made (emptied before each sequence). */
 export const supabaseLedgerProperty = (db: PGlite, maxCommands: number) =>
   fc.asyncProperty(fc.commands(commands, { maxCommands }), async (sequence) => {
-    await db.exec("truncate public.newsletter_subscribers; truncate newsletter_private.tombstones;");
+    await db.exec(
+      "truncate public.newsletter_subscribers; truncate newsletter_private.tombstones; " +
+        "truncate newsletter_private.carried_tombstones;",
+    );
     const dir = mkdtempSync(path.join(tmpdir(), "ledger-model-pg-"));
     const setup = () => ({
       model: { left: new Map(), tokens: new Map(), backups: [] },

@@ -85,7 +85,8 @@ async function warmUp(db: PGlite): Promise<void> {
  */
 export async function emptyList(db: PGlite): Promise<void> {
   await db.exec(
-    "truncate public.newsletter_subscribers, public.newsletter_consent_wordings, newsletter_private.tombstones " +
+    "truncate public.newsletter_subscribers, public.newsletter_consent_wordings, newsletter_private.tombstones, " +
+      "newsletter_private.carried_tombstones " +
       "restart identity",
   );
 }

@@ -1,8 +1,9 @@
 // The owner's backup and restore of the Supabase list (npm run subscribers -- backup / restore), with the service role
 // key given to that command alone. Both go through the database's own functions
-// (supabase/migrations/20261128400000_newsletter_owner_backup.sql) in bounded pages: the backup reads the readers, then
-// the tombstones (a reader who leaves while it reads is then in both, and a restore leaves them out), then the wordings;
-// the restore writes the tombstones first, then the wordings and the readers, each page one transaction.
+// (supabase/migrations/20261128400000_newsletter_owner_backup.sql, 20261128500000_newsletter_carried_tombstones.sql) in
+// bounded pages: the backup reads the readers, then the tombstones, its own and those it carries with their keys (a
+// reader who leaves while it reads is then in both, and a restore leaves them out), then the wordings; the restore
+// writes the tombstones first, then the wordings and the readers, each page one transaction.
 import { fetchWithoutRedirects } from "~/newsletter/list/supabase/anon-writes.server";
 import { type RpcCall, rpcCaller } from "~/newsletter/list/supabase/rpc.server";
 import type { BackupPage } from "~/newsletter/list/sqlite/paged-backup-file.server";
@@ -24,7 +25,8 @@ export interface SupabaseRestoreReport {
   alreadyThere: number;
   /** Readers of the backup whose mailbox left the list since: left out. */
   unsubscribedSince: number;
-  tombstones: { added: number; kept: number; otherKey: number };
+  /** Carried: made with another list's key, kept with that key (the list never held the addresses to hash again). */
+  tombstones: { added: number; kept: number; carried: number };
 }
 
 /** A backup to put back, checked by restore's own check first (app/newsletter/backups/restore.server.ts). */
@@ -61,7 +63,8 @@ function asStored(item: Record<string, unknown>): Record<string, unknown> {
 /** Where each part's next page starts. */
 const afterOf: Record<Part, (item: Record<string, unknown>) => string> = {
   readers: (item) => String(item.id),
-  tombstones: (item) => String(item.mailbox),
+  // A carried tombstone has its key: the part is in the order of (mailbox, key).
+  tombstones: (item) => (typeof item.key === "string" ? `${String(item.mailbox)}:${item.key}` : String(item.mailbox)),
   wordings: (item) => String(item.version),
 };
 
@@ -110,7 +113,7 @@ export function ownerBackupOver(call: RpcCall, { pageSize = 1000 }: { pageSize?:
         added: [],
         alreadyThere: 0,
         unsubscribedSince: 0,
-        tombstones: { added: 0, kept: 0, otherKey: 0 },
+        tombstones: { added: 0, kept: 0, carried: 0 },
       };
       const send = async (body: { tombstones?: unknown; wordings?: unknown; readers?: unknown }) => {
         const answer = (await call("newsletter_restore_page", {
@@ -124,14 +127,14 @@ export function ownerBackupOver(call: RpcCall, { pageSize = 1000 }: { pageSize?:
           leftSince: number;
           tombstonesAdded: number;
           tombstonesKept: number;
-          tombstonesOtherKey: number;
+          tombstonesCarried: number;
         };
         report.added.push(...answer.added);
         report.alreadyThere += answer.alreadyThere;
         report.unsubscribedSince += answer.leftSince;
         report.tombstones.added += answer.tombstonesAdded;
         report.tombstones.kept += answer.tombstonesKept;
-        report.tombstones.otherKey += answer.tombstonesOtherKey;
+        report.tombstones.carried += answer.tombstonesCarried;
       };
       // The key first, even with nothing else: a new project's list takes the backup's key before anything is written.
       await send({});

@@ -1,7 +1,8 @@
 // The owner's backup and restore functions of the Supabase list
 // (supabase/migrations/20261128400000_newsletter_owner_backup.sql) on the real migrations in PGlite: the pages they
 // read, and the ledger's rules a restore keeps (tombstones never weakened, a person's own return never undone, a
-// mailbox that left since left out, another list's key carried only into a list no one has left yet).
+// mailbox that left since left out, another list's key taken by a list no one has left yet, and carried beside its own
+// by any other: carried-tombstones-supabase.test.ts).
 import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { mailboxHash } from "~/newsletter/list/mailbox-hash.server";
@@ -39,7 +40,7 @@ interface RestoreAnswer {
   leftSince: number;
   tombstonesAdded: number;
   tombstonesKept: number;
-  tombstonesOtherKey: number;
+  tombstonesCarried: number;
 }
 
 const restore = async (key: string | null, page: { readers?: unknown[]; tombstones?: unknown[] }) =>
@@ -147,7 +148,7 @@ describe("a restore into the Supabase list", () => {
       leftSince: 1,
       tombstonesAdded: 1,
       tombstonesKept: 2,
-      tombstonesOtherKey: 0,
+      tombstonesCarried: 0,
     });
     const stored = await db.query<{ email: string; state: string; suppressed_reason: string | null; hash: string }>(
       "select email, state, suppressed_reason, confirm_token_hash as hash from public.newsletter_subscribers order by id",
@@ -161,7 +162,7 @@ describe("a restore into the Supabase list", () => {
     expect((await tombstones()).map((row) => row.reason).sort()).toEqual(["bounced", "unsubscribed"]);
   });
 
-  it("carries another list's tombstones into a list no one has left yet, by taking its key, and into no other", async () => {
+  it("takes another list's key into a list no one has left yet, and carries its tombstones beside any other's", async () => {
     const tombstone = { mailbox: mailboxHash(OTHER_KEY, "ivan@example.com"), reason: "unsubscribed", at: AT };
     const before = await ledgerKey();
     await db.query("insert into newsletter_private.tombstones (mailbox, reason, at) values ($1, 'bounced', $2)", [
@@ -169,11 +170,13 @@ describe("a restore into the Supabase list", () => {
       AT,
     ]);
     expect(await restore(OTHER_KEY, { tombstones: [tombstone] })).toMatchObject({
-      tombstonesOtherKey: 1,
+      tombstonesCarried: 1,
       tombstonesAdded: 0,
     });
     expect(await ledgerKey()).toBe(before);
     expect((await tombstones()).map((row) => row.reason)).toEqual(["bounced"]);
+    const carried = await db.query("select key, mailbox, reason from newsletter_private.carried_tombstones");
+    expect(carried.rows).toEqual([{ key: OTHER_KEY, mailbox: tombstone.mailbox, reason: "unsubscribed" }]);
 
     // A new project that took sign-ups (and an import) before the restore, but where nobody has left yet.
     await emptyList(db);
