@@ -4,68 +4,34 @@
  * (tests/support/stub-supabase/); a real SMTP relay on loopback; Mailchimp's own export layout (tests/fixtures/import/).
  * The embedded store's twin is ledger-done-when.test.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mailboxHash } from "~/newsletter/list/mailbox-hash.server";
 import { importFixture } from "../../../support/import-fixture";
-import { newsletter, sendEnv, writeUpdate } from "../../../support/newsletter/cli";
-import { serverHarness, type ServerProcess } from "../../../support/production-server";
-import { startSmtpServer, type TestSmtpServer } from "../../../support/smtp-server";
-import { startSignedStub } from "../../../support/stub-supabase/signed-stub";
+import { newsletter } from "../../../support/newsletter/cli";
+import {
+  CONFIRM_SECRET,
+  ownerEnv,
+  sendEnvOf,
+  sendUpdate,
+  supabaseWorld,
+} from "../../../support/newsletter/supabase-world";
 import { rowOf, rows, tombstoneReasons } from "../../../support/stub-supabase/database";
+import { startSignedStub } from "../../../support/stub-supabase/signed-stub";
 import type { StubSupabase } from "../../../support/stub-supabase/stub";
 import { subscribers } from "../../../support/subscribers-cli";
 
-const CONFIRM_SECRET = "c".repeat(40);
 const FIRST = "2026-11-20-first";
-const harness = serverHarness("ledger-supabase-backup-");
-let dir: string;
-let rest: StubSupabase;
-let relay: TestSmtpServer;
-let server: ServerProcess;
+const world = supabaseWorld("ledger-supabase-backup-");
 
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), "ledger-supabase-backup-"));
-  rest = await startSignedStub(CONFIRM_SECRET);
-  relay = await startSmtpServer();
-  server = await harness.start({
-    DATA_DIR: path.join(dir, "data"),
-    SMTP_URL: relay.url(),
-    MAIL_FROM: "Alex <updates@example.com>",
-    SUPABASE_URL: rest.url,
-    SUPABASE_ANON_KEY: rest.anonKey,
-    SUPABASE_CONFIRM_SECRET: CONFIRM_SECRET,
-  });
-}, 120_000);
-afterAll(async () => {
-  await harness.cleanup();
-  await relay?.close();
-  await rest?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const cliData = () => path.join(dir, "cli-data");
-const backupDir = () => path.join(dir, "backups");
-const commandEnv = (stub = rest) => ({
-  SUPABASE_URL: stub.url,
-  SUPABASE_ANON_KEY: stub.anonKey,
-  SUPABASE_SERVICE_ROLE_KEY: stub.serviceRoleKey,
-  BACKUP_DIR: backupDir(),
-});
-const owner = (args: string[], stub = rest) => subscribers(cliData(), args, commandEnv(stub));
-const sendEnvNow = () => sendEnv(path.join(dir, "send-data"), path.join(dir, "updates"), relay.url(), commandEnv());
-
-/** Sends an update with the command and answers who got it. */
-async function send(name: string) {
-  writeUpdate(path.join(dir, "updates"), name, { title: name, summary: name });
-  const before = relay.mails.length;
-  const run = await newsletter(sendEnvNow(), ["send", name]);
-  expect(run.code, run.stderr).toBe(0);
-  return relay.mails.slice(before).map((mail) => mail.envelopeTo[0]!);
-}
+const cliData = () => path.join(world.dir, "cli-data");
+const backupDir = () => path.join(world.dir, "backups");
+const commandEnv = (stub = world.rest) => ownerEnv(stub, { BACKUP_DIR: backupDir() });
+const owner = (args: string[], stub = world.rest) => subscribers(cliData(), args, commandEnv(stub));
+const sendEnvNow = () => sendEnvOf(world, commandEnv());
+const send = (name: string) => sendUpdate(world, commandEnv(), name);
 
 const statusOf = async (name: string) => {
   const run = await newsletter(sendEnvNow(), ["status"]);
@@ -111,9 +77,9 @@ describe("the owner's backups, Supabase", () => {
     expect(made.stderr).toContain(`Copied 2 subscribers to ${backup}.`);
 
     // Ivan presses the one-click link in his mail; then the owner imports the same export again.
-    const ivanMail = relay.mails.find((mail) => mail.envelopeTo[0] === "ivan@example.com")!;
+    const ivanMail = world.relay.mails.find((mail) => mail.envelopeTo[0] === "ivan@example.com")!;
     const link = new URL(/^List-Unsubscribe: <([^>]+)>/m.exec(ivanMail.raw)![1]!);
-    const unsubscribed = await fetch(`${server.url}${link.pathname}${link.search}`, {
+    const unsubscribed = await fetch(`${world.server.url}${link.pathname}${link.search}`, {
       method: "POST",
       body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }),
     });
@@ -123,17 +89,17 @@ describe("the owner's backups, Supabase", () => {
     expect(again.stderr).toContain("0 readers added as confirmed.");
 
     // The owner removes Joan by mistake, in the SQL editor: the finished send's record does not change.
-    const joanBefore = await rowOf(rest.db, "joan@example.net");
-    await rest.db.query("delete from public.newsletter_subscribers where email = 'joan@example.net'");
+    const joanBefore = await rowOf(world.rest.db, "joan@example.net");
+    await world.rest.db.query("delete from public.newsletter_subscribers where email = 'joan@example.net'");
     expect(await statusOf(FIRST)).toBe(line);
 
     // A file that is not a backup is refused, and nothing changes.
-    const bogus = path.join(dir, "bogus.sqlite");
+    const bogus = path.join(world.dir, "bogus.sqlite");
     writeFileSync(bogus, "not a database");
     const refused = await owner(["restore", bogus]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain("is not a backup of the newsletter list");
-    expect((await rows(rest.db)).map((row) => row.email)).toEqual([]);
+    expect((await rows(world.rest.db)).map((row) => row.email)).toEqual([]);
 
     // The backup (made before Ivan left, holding imported readers) is fine, and restores.
     const listing = await owner(["backups"]);
@@ -145,7 +111,7 @@ describe("the owner's backups, Supabase", () => {
     expect(restore.stderr).toContain(`Put back 1 address from ${backup}: joan@example.net`);
     expect(restore.stderr).toContain("Left out 1 reader who left the list");
     expect(restore.stderr).toContain("The list now holds 1 subscriber.");
-    const joan = await rowOf(rest.db, "joan@example.net");
+    const joan = await rowOf(world.rest.db, "joan@example.net");
     // Her consent record and her link come back as they were.
     for (const column of ["state", "consent_page", "unsubscribe_token", "created_at", "confirmed_at"] as const) {
       expect(joan?.[column], column).toEqual(joanBefore?.[column]);
@@ -157,7 +123,7 @@ describe("the owner's backups, Supabase", () => {
     // A backup made now carries Ivan's tombstone with the key it was made with.
     const after = path.join(backupDir(), "after.sqlite");
     expect((await owner(["backup", after])).code).toBe(0);
-    const key = await supabaseKey(rest);
+    const key = await supabaseKey(world.rest);
     expect(ledgerOf(after)).toEqual({
       key,
       mailboxes: [mailboxHash(key, "ivan@example.com")],
@@ -165,7 +131,7 @@ describe("the owner's backups, Supabase", () => {
     });
 
     // The same file as the embedded store's: restored into an empty DATA_DIR, the embedded list knows Ivan left.
-    const embedded = path.join(dir, "embedded-data");
+    const embedded = path.join(world.dir, "embedded-data");
     const intoFile = await subscribers(embedded, ["restore", after], { BACKUP_DIR: path.join(embedded, "backups") });
     expect(intoFile.code, intoFile.stderr).toBe(0);
     const shown = await subscribers(embedded, ["show", "ivan@example.com"]);
@@ -179,7 +145,7 @@ describe("the owner's backups, Supabase", () => {
       const moved = await owner(["restore", after], fresh);
       expect(moved.code, moved.stderr).toBe(0);
       expect(moved.stderr).toContain("Brought back the record of 1 mailbox that left the list.");
-      expect(await supabaseKey(fresh)).toBe(await supabaseKey(rest));
+      expect(await supabaseKey(fresh)).toBe(await supabaseKey(world.rest));
       expect(await tombstoneReasons(fresh.db)).toEqual(["unsubscribed"]);
       const there = await owner(["import", subscribed], fresh);
       expect(there.code, there.stderr).toBe(0);
@@ -192,9 +158,13 @@ describe("the owner's backups, Supabase", () => {
 
   it("the backup and restore functions answer the service role only", async () => {
     for (const name of ["newsletter_backup_page", "newsletter_restore_page"]) {
-      const answer = await fetch(`${rest.url}/rest/v1/rpc/${name}`, {
+      const answer = await fetch(`${world.rest.url}/rest/v1/rpc/${name}`, {
         method: "POST",
-        headers: { apikey: rest.anonKey, authorization: `Bearer ${rest.anonKey}`, "content-type": "application/json" },
+        headers: {
+          apikey: world.rest.anonKey,
+          authorization: `Bearer ${world.rest.anonKey}`,
+          "content-type": "application/json",
+        },
         body: JSON.stringify(
           name === "newsletter_backup_page"
             ? { part: "tombstones", after: null, size: 10 }
@@ -203,7 +173,7 @@ describe("the owner's backups, Supabase", () => {
       });
       expect(answer.status, name).toBe(401);
     }
-    const without = await subscribers(cliData(), ["backup", path.join(dir, "nokey.sqlite")], {
+    const without = await subscribers(cliData(), ["backup", path.join(world.dir, "nokey.sqlite")], {
       ...commandEnv(),
       SUPABASE_SERVICE_ROLE_KEY: "",
     });

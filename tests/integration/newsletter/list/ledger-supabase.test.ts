@@ -3,71 +3,29 @@
  * a thin stand-in of Supabase's HTTP API whose every answer comes from the real migrations on PGlite
  * (tests/support/stub-supabase/); a real SMTP relay on loopback; Mailchimp's own export layout.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { importFixture } from "../../../support/import-fixture";
 import { subscribe } from "../../../support/newsletter/http";
-import { newsletter, sendEnv, writeUpdate } from "../../../support/newsletter/cli";
-import { serverHarness, type ServerProcess } from "../../../support/production-server";
-import { startSmtpServer, type TestSmtpServer } from "../../../support/smtp-server";
-import { startSignedStub } from "../../../support/stub-supabase/signed-stub";
-import type { StubSupabase } from "../../../support/stub-supabase/stub";
+import { newsletter } from "../../../support/newsletter/cli";
+import { ownerEnv, sendEnvOf, sendUpdate, supabaseWorld } from "../../../support/newsletter/supabase-world";
 import { subscribers } from "../../../support/subscribers-cli";
 
-const CONFIRM_SECRET = "c".repeat(40);
 const FIRST = "2026-11-20-first";
-const harness = serverHarness("ledger-supabase-");
-let dir: string;
-let rest: StubSupabase;
-let relay: TestSmtpServer;
-let server: ServerProcess;
+const world = supabaseWorld("ledger-supabase-");
 
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), "ledger-supabase-"));
-  rest = await startSignedStub(CONFIRM_SECRET);
-  relay = await startSmtpServer();
-  server = await harness.start({
-    DATA_DIR: path.join(dir, "data"),
-    SMTP_URL: relay.url(),
-    MAIL_FROM: "Alex <updates@example.com>",
-    SUPABASE_URL: rest.url,
-    SUPABASE_ANON_KEY: rest.anonKey,
-    SUPABASE_CONFIRM_SECRET: CONFIRM_SECRET,
-  });
-}, 120_000);
-afterAll(async () => {
-  await harness.cleanup();
-  await relay?.close();
-  await rest?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const commandEnv = () => ({
-  SUPABASE_URL: rest.url,
-  SUPABASE_ANON_KEY: rest.anonKey,
-  SUPABASE_SERVICE_ROLE_KEY: rest.serviceRoleKey,
-});
-const sendEnvNow = () => sendEnv(path.join(dir, "send-data"), path.join(dir, "updates"), relay.url(), commandEnv());
-
-/** Sends an update with the command and answers who got it. */
-async function send(name: string) {
-  writeUpdate(path.join(dir, "updates"), name, { title: name, summary: name });
-  const before = relay.mails.length;
-  const run = await newsletter(sendEnvNow(), ["send", name]);
-  expect(run.code, run.stderr).toBe(0);
-  return relay.mails.slice(before).map((mail) => mail.envelopeTo[0]!);
-}
+const commandEnv = () => ownerEnv(world.rest);
+const sendEnvNow = () => sendEnvOf(world, commandEnv());
+const send = (name: string) => sendUpdate(world, commandEnv(), name);
 
 /** Signs up through the form, waits for the confirmation mail and presses its button. */
 async function signUpAndConfirm(email: string) {
-  const before = relay.mails.length;
-  expect(await subscribe(server.url, email)).toMatchObject({ message: "Successfully subscribed!" });
-  const [mail] = (await relay.waitForMails(before + 1, 20_000)).slice(before);
+  const before = world.relay.mails.length;
+  expect(await subscribe(world.server.url, email)).toMatchObject({ message: "Successfully subscribed!" });
+  const [mail] = (await world.relay.waitForMails(before + 1, 20_000)).slice(before);
   expect(mail!.envelopeTo).toEqual([email]);
   const token = /\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(mail!.parsed.text ?? "")![1]!;
-  const confirmed = await fetch(`${server.url}/confirm?token=${token}`, {
+  const confirmed = await fetch(`${world.server.url}/confirm?token=${token}`, {
     method: "POST",
     body: new URLSearchParams({ token }),
   });
@@ -77,7 +35,7 @@ async function signUpAndConfirm(email: string) {
 describe("one ledger, Supabase", () => {
   it("the same export again after a one-click unsubscribe mails nobody who left; a return by the form gets one mail", async () => {
     const subscribed = importFixture("mailchimp-subscribed.csv");
-    const imported = await subscribers(path.join(dir, "cli-data"), ["import", subscribed], commandEnv());
+    const imported = await subscribers(path.join(world.dir, "cli-data"), ["import", subscribed], commandEnv());
     expect(imported.code, imported.stderr).toBe(0);
     await signUpAndConfirm("ada@example.org");
     const first = await send(FIRST);
@@ -87,15 +45,15 @@ describe("one ledger, Supabase", () => {
     expect(line).toMatch(/\tsent to 3 of 3, finished /);
 
     // Ivan presses his mail's one-click unsubscribe (RFC 8058), then the owner imports the same export again.
-    const ivanMail = relay.mails.find((mail) => mail.envelopeTo[0] === "ivan@example.com")!;
+    const ivanMail = world.relay.mails.find((mail) => mail.envelopeTo[0] === "ivan@example.com")!;
     const link = new URL(/^List-Unsubscribe: <([^>]+)>/m.exec(ivanMail.raw)![1]!);
     // The link names the owner's site; the post goes to this server, as the owner's proxy would send it there.
-    const unsubscribed = await fetch(`${server.url}${link.pathname}${link.search}`, {
+    const unsubscribed = await fetch(`${world.server.url}${link.pathname}${link.search}`, {
       method: "POST",
       body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }),
     });
     expect(unsubscribed.status).toBe(200);
-    const again = await subscribers(path.join(dir, "cli-data"), ["import", subscribed], commandEnv());
+    const again = await subscribers(path.join(world.dir, "cli-data"), ["import", subscribed], commandEnv());
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain("0 readers added as confirmed.");
     expect((await send("2026-11-27-second")).sort()).toEqual(["ada@example.org", "joan@example.net"]);
@@ -106,7 +64,7 @@ describe("one ledger, Supabase", () => {
     expect(third.filter((to) => to === "ivan@example.com")).toHaveLength(1);
     expect(third.sort()).toEqual(["ada@example.org", "ivan@example.com", "joan@example.net"]);
     // The owner removes a reader in the SQL editor: the finished send's record stays as it was.
-    await rest.db.query("delete from public.newsletter_subscribers where email = 'joan@example.net'");
+    await world.rest.db.query("delete from public.newsletter_subscribers where email = 'joan@example.net'");
     const later = await newsletter(sendEnvNow(), ["status"]);
     expect(later.stdout.split("\n").find((text) => text.startsWith(`${FIRST}\t`))).toBe(line);
   }, 240_000);
