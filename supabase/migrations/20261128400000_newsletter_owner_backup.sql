@@ -6,8 +6,11 @@
 -- record and suppression; an address on the list is left as it is; a mailbox that left since stays gone.
 
 -- One page of what a backup holds, in a stable order, after the last key of the page before (null: from the start):
--- part 'readers' (by id), 'tombstones' (by mailbox) or 'wordings' (by version). With each page, the ledger's key, so a
--- backup's tombstones travel with the key that names their mailboxes.
+-- part 'readers' (by id), 'tombstones' or 'wordings' (by version). With each page, the ledger's key, so a backup's
+-- tombstones travel with the key that names their mailboxes. The 'tombstones' part holds those the list carries too
+-- (20261128500000_newsletter_carried_tombstones.sql), each with the key it was made with (the embedded backup's `key`
+-- of a tombstone), in the order of (mailbox, key): `after` is the last item's "<mailbox>:<key>", or its mailbox alone
+-- for one of the list's own key.
 create or replace function public.newsletter_backup_page(part text, after text, size integer)
 returns jsonb
 language plpgsql
@@ -19,6 +22,8 @@ declare
   page jsonb;
   ledger_key text := (select s.value from newsletter_private.settings s where s.name = 'ledger_key');
   bounded integer := least(greatest(coalesce(size, 1000), 1), 5000);
+  after_mailbox text := split_part(coalesce(after, ''), ':', 1);
+  after_key text := split_part(coalesce(after, ''), ':', 2);
 begin
   if part = 'readers' then
     select coalesce(jsonb_agg(to_jsonb(r) order by r.id), '[]'::jsonb) into page from (
@@ -33,10 +38,15 @@ begin
       order by s.id limit bounded
     ) r;
   elsif part = 'tombstones' then
-    select coalesce(jsonb_agg(to_jsonb(t) order by t.mailbox), '[]'::jsonb) into page from (
-      select t.mailbox, t.reason, t.at from newsletter_private.tombstones t
-      where after is null or t.mailbox > after
-      order by t.mailbox limit bounded
+    select coalesce(jsonb_agg(jsonb_strip_nulls(to_jsonb(t)) order by t.mailbox, coalesce(t.key, '')), '[]'::jsonb)
+      into page from (
+      select * from (
+        select o.mailbox, o.reason, o.at, null::text as key from newsletter_private.tombstones o
+        union all
+        select c.mailbox, c.reason, c.at, c.key from newsletter_private.carried_tombstones c
+      ) a
+      where after is null or (a.mailbox, coalesce(a.key, '')) > (after_mailbox, after_key)
+      order by a.mailbox, coalesce(a.key, '') limit bounded
     ) t;
   elsif part = 'wordings' then
     select coalesce(jsonb_agg(to_jsonb(w) order by w.version), '[]'::jsonb) into page from (
@@ -54,10 +64,14 @@ $$;
 -- Puts a page of a backup back, each item checked by the owner's command first (app/newsletter/backups/
 -- row-checks.server.ts) and by the table's own constraints here. Answers what it did:
 -- {"added": [addresses], "alreadyThere": n, "leftSince": n, "tombstonesAdded": n, "tombstonesKept": n,
---  "tombstonesOtherKey": n}.
--- Tombstones are merged only when the backup's key is the list's: a keyed hash cannot be named again with another key,
--- and the addresses they stood for are not kept anywhere. A list no one has left yet (a new project) takes the
--- backup's key first, so a whole list moved to a new project keeps who left.
+--  "tombstonesCarried": n}.
+-- A keyed hash cannot be named again with another key, and the addresses the tombstones stood for are not kept
+-- anywhere. So a list no one has left yet (a new project) takes the backup's key first, and a whole list moved to a
+-- new project keeps who left as its own; otherwise the backup's tombstones of another key are carried with their key
+-- (each item's own, for one the backup itself carried, or else the backup's; 20261128500000). At the restore the live
+-- list's readers of a carried mailbox leave with it, as decision 029 holds the embedded list: unless the person
+-- confirmed by their own mail's link after the tombstone was made (that lifts it, as it would have in the old list); a
+-- sign-up waiting for its confirmation keeps waiting; a row suppressed already keeps its own reason.
 create or replace function public.newsletter_restore_page(
   backup_key text, readers jsonb, tombstones jsonb, wordings jsonb
 )
@@ -69,8 +83,10 @@ as $$
 declare
   r jsonb;
   t jsonb;
+  m record;
   address text;
   box text;
+  made_with text;
   token uuid;
   hash text;
   ledger_key text;
@@ -79,7 +95,8 @@ declare
   left_since integer := 0;
   tombstones_added integer := 0;
   tombstones_kept integer := 0;
-  other_key integer := 0;
+  carried integer := 0;
+  carried_keys text[] := '{}';
   held text;
   adopted_at timestamptz;
 begin
@@ -88,7 +105,8 @@ begin
   end if;
   select s.value into ledger_key from newsletter_private.settings s where s.name = 'ledger_key' for update;
   if backup_key is not null and backup_key is distinct from ledger_key
-     and not exists (select 1 from newsletter_private.tombstones) then
+     and not exists (select 1 from newsletter_private.tombstones)
+     and not exists (select 1 from newsletter_private.carried_tombstones) then
     -- Nobody has left this list yet (a new project, perhaps with sign-ups since the old one was lost): it takes the
     -- backup's key, and its rows' mailbox hashes are made again with it (the trigger makes a row's hash when it is
     -- null), so the backup's tombstones name their mailboxes here too.
@@ -110,13 +128,21 @@ begin
   -- The backup's tombstones first: a reader read just before they left (a backup is read in pages, not in one
   -- snapshot) then stays left out below.
   for t in select * from jsonb_array_elements(coalesce(tombstones, '[]'::jsonb)) loop
-    if backup_key is distinct from ledger_key then
-      other_key := other_key + 1;
-      continue;
-    end if;
     box := t->>'mailbox';
-    if t->>'reason' not in ('unsubscribed', 'complained', 'bounced', 'imported') or box !~ '^[0-9a-f]{64}$' then
+    made_with := coalesce(t->>'key', backup_key);
+    if t->>'reason' not in ('unsubscribed', 'complained', 'bounced', 'imported') or box !~ '^[0-9a-f]{64}$'
+       or made_with is null or made_with !~ '^[0-9a-f]{64}$' then
       raise exception 'a tombstone that is not of the store''s form';
+    end if;
+    if made_with is distinct from ledger_key then
+      -- Made with another list's key: carried with it, never weakened.
+      insert into newsletter_private.carried_tombstones as c (key, mailbox, reason, at)
+        values (made_with, box, t->>'reason', (t->>'at')::timestamptz)
+        on conflict (key, mailbox) do update
+          set reason = newsletter_private.stronger_reason(c.reason, excluded.reason), at = greatest(c.at, excluded.at);
+      if not made_with = any(carried_keys) then carried_keys := carried_keys || made_with; end if;
+      carried := carried + 1;
+      continue;
     end if;
     select x.reason into held from newsletter_private.tombstones x where x.mailbox = box for update;
     if found then
@@ -150,9 +176,43 @@ begin
     end if;
   end loop;
 
+  -- The live list's readers of a mailbox this page carries: each row hashed once per key the page carries. First the
+  -- person's own confirmation after the tombstone was made, which lifts it for every spelling of the mailbox.
+  for m in
+    select c.key, c.mailbox from unnest(carried_keys) k(key)
+      cross join public.newsletter_subscribers s
+      join newsletter_private.carried_tombstones c
+        on c.key = k.key
+       and c.mailbox = encode(extensions.hmac(newsletter_private.mailbox_key(s.email), k.key, 'sha256'), 'hex')
+    where s.state = 'confirmed' and s.confirm_token_hash is not null
+      and (s.consent_page is null or s.consent_page like '/%') and s.confirmed_at > c.at
+  loop
+    delete from newsletter_private.carried_tombstones c where c.key = m.key and c.mailbox = m.mailbox;
+  end loop;
+  -- The rest move to the list's key, and their readers stop being mailed (a waiting sign-up keeps waiting).
+  for m in
+    select c.key, c.mailbox, c.reason, c.at, s.id, s.mailbox as own from unnest(carried_keys) k(key)
+      cross join public.newsletter_subscribers s
+      join newsletter_private.carried_tombstones c
+        on c.key = k.key
+       and c.mailbox = encode(extensions.hmac(newsletter_private.mailbox_key(s.email), k.key, 'sha256'), 'hex')
+  loop
+    delete from newsletter_private.carried_tombstones c where c.key = m.key and c.mailbox = m.mailbox;
+    insert into newsletter_private.tombstones as x (mailbox, reason, at) values (m.own, m.reason, m.at)
+      on conflict (mailbox) do update
+        set reason = newsletter_private.stronger_reason(x.reason, excluded.reason), at = greatest(x.at, excluded.at);
+    update public.newsletter_subscribers s
+      set suppressed_reason = case m.reason when 'imported' then 'unsubscribed' else m.reason end,
+          suppressed_at = m.at, suppressed_detail = 'the mailbox left the list before',
+          confirm_token_hash = null, previous_confirm_token_hash = null
+      where s.id = m.id and s.state = 'confirmed' and s.suppressed_reason is null;
+  end loop;
+
   for r in select * from jsonb_array_elements(coalesce(readers, '[]'::jsonb)) loop
     address := r->>'email';
     box := newsletter_private.mailbox_hash(address);
+    -- A mailbox the list carries is met here: its tombstone moves to the list's key, and is asked as its own below.
+    perform newsletter_private.take_carried(address);
     if exists (select 1 from public.newsletter_subscribers s where lower(s.email) = lower(address)) then
       already := already + 1;
     -- A mailbox that left after the backup stays gone; a suppressed row comes back as the record it was (never mailed).
@@ -189,7 +249,7 @@ begin
 
   return jsonb_build_object(
     'added', added, 'alreadyThere', already, 'leftSince', left_since, 'tombstonesAdded', tombstones_added,
-    'tombstonesKept', tombstones_kept, 'tombstonesOtherKey', other_key
+    'tombstonesKept', tombstones_kept, 'tombstonesCarried', carried
   );
 end
 $$;
